@@ -1,0 +1,2 @@
+ALTER TABLE "contacts" ADD COLUMN "birth_mmdd" smallint GENERATED ALWAYS AS ((extract(month from date_of_birth) * 100 + extract(day from date_of_birth))::smallint) STORED;--> statement-breakpoint
+CREATE INDEX "contacts_birthdays" ON "contacts" USING btree ("company_id","birth_mmdd") WHERE deleted_at is null and birth_mmdd is not null;

@@ -1,0 +1,95 @@
+/**
+ * Builds the Fastify application from wired dependencies: plugins, the route pipeline, the OpenAPI document, every
+ * area's routes, the live connection and the built web app. main.ts and the tests both call this.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { modules } from './modules/index.js';
+import type { Deps } from './platform/deps.js';
+import { installErrorHandler } from './platform/http/errors.js';
+import { installPipeline } from './platform/http/pipeline.js';
+import { registerCable } from './platform/live/cable.js';
+import { ChannelRegistry } from './platform/live/channels.js';
+import { TenantRegistry } from './platform/tenancy.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tenants: TenantRegistry;
+  }
+}
+
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: deps.config.logLevel },
+    trustProxy: process.env.TRUST_PROXY === '1',
+    bodyLimit: 1024 * 1024,
+    // Random request ids; never echo a client-chosen one into logs.
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.decorate('deps', deps);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(cookie);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  const tenants = new TenantRegistry();
+  installPipeline(app, deps.limiter, tenants);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Harbor API', version: '1.0.0', description: 'Multi-tenant CRM for insurance agents.' },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'harbor_session' } },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(async (docs) => {
+    // The docs UI is a plugin's set of static routes: public by declaration, like every other route.
+    docs.addHook('onRoute', (r) => {
+      r.config = { ...(r.config ?? {}), access: 'public' };
+    });
+    await docs.register(swaggerUi, { routePrefix: '/v1/docs' });
+  });
+  app.get('/v1/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+
+  const channels = new ChannelRegistry();
+  app.decorate('tenants', tenants);
+  for (const mod of modules) await app.register(async (scope) => mod.register(scope, { channels, tenants }));
+  registerCable(app, channels);
+
+  await serveWeb(app, deps.config.webDist);
+  return app;
+}
+
+/** The built web app from the same process; any non-API path falls back to index.html (client-side routing). */
+async function serveWeb(app: FastifyInstance, dist: string) {
+  const indexFile = path.join(dist, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  // Read once: the shell page is small and the same for every client-side route.
+  const indexHtml = hasWeb ? fs.readFileSync(indexFile, 'utf8') : '';
+  if (hasWeb) {
+    await app.register(async (web) => {
+      web.addHook('onRoute', (r) => {
+        r.config = { ...(r.config ?? {}), access: 'public' };
+      });
+      await web.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h' });
+    });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0];
+    const isApi = url.startsWith('/v1') || url.startsWith('/auth/') || url === '/cable';
+    if (isApi || !hasWeb || req.method !== 'GET') {
+      return reply.code(404).send({ errors: { path: [`No route for ${req.method} ${url}`] } });
+    }
+    return reply.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  });
+}

@@ -1,0 +1,19 @@
+/**
+ * The file storage port: areas store and fetch blobs by key and never see where they live. Keys are made by the
+ * caller from server-side ids only (never from a user's file name), so a key cannot climb out of its store.
+ */
+import type { Readable } from 'node:stream';
+
+export interface StoragePort {
+  put(key: string, data: Buffer, contentType: string): Promise<void>;
+  /** A stream of the blob, or null when it is missing. */
+  get(key: string): Promise<Readable | null>;
+  /** Idempotent: deleting a missing key is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+const KEY = /^[a-z0-9][a-z0-9/_-]{0,200}$/;
+
+export function assertKey(key: string) {
+  if (!KEY.test(key) || key.includes('//') || key.includes('..')) throw new Error(`invalid storage key ${key}`);
+}

@@ -1,0 +1,202 @@
+/**
+ * Files on a contact: list, upload (multipart, one file, at most MAX_FILE_BYTES, content checked against its type
+ * before anything is stored), download (GET .../files/{fileId}/download, see docs/decisions/contact-file-download.md)
+ * and delete. Blobs go through the storage port; the row and the timeline event are written in one transaction.
+ */
+import crypto from 'node:crypto';
+import { ContactFile, MAX_FILE_BYTES } from '@harbor/shared';
+import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../platform/db/client.js';
+import { users } from '../../platform/db/schema.js';
+import { HttpError, invalid, notFound } from '../../platform/http/errors.js';
+import { authOf } from '../../platform/http/pipeline.js';
+import { findVisibleContact } from '../contacts/access.js';
+import { recordContactEvent } from '../contacts/events.js';
+import { contactFiles } from '../contacts/schema.js';
+import { checkUpload } from './file-type.js';
+import { assertMayChange, ContactParams, contactTenant, fullName } from './shared.js';
+
+const tags = ['contact-records'];
+const config = { access: 'contacts.use', tenant: contactTenant } as const;
+const FileParams = ContactParams.extend({ fileId: z.coerce.number().int().positive() });
+const LIMIT_MB = MAX_FILE_BYTES / 1024 / 1024;
+
+/** A display name safe for headers and screens: no path, no control characters. */
+export function cleanFileName(raw: string): string {
+  const base = raw.split(/[\\/]/).pop() ?? '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  const cleaned = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim();
+  return cleaned.slice(-200) || 'file';
+}
+
+async function listFiles(db: Db, contactNumber: number, contactId: number, fileId?: number) {
+  const rows = await db
+    .select({ file: contactFiles, first: users.firstName, last: users.lastName })
+    .from(contactFiles)
+    .leftJoin(users, eq(users.id, contactFiles.uploadedBy))
+    .where(
+      fileId
+        ? and(eq(contactFiles.contactId, contactId), eq(contactFiles.id, fileId))
+        : eq(contactFiles.contactId, contactId),
+    )
+    .orderBy(desc(contactFiles.id));
+  return rows.map(({ file, first, last }) => ({
+    id: file.id,
+    name: file.name,
+    content_type: file.contentType,
+    size: file.size,
+    uploaded_by: file.uploadedBy ? { id: file.uploadedBy, name: fullName(first, last) } : null,
+    created_at: file.createdAt.toISOString(),
+    download_url: `/v1/contacts/${contactNumber}/files/${file.id}/download`,
+  }));
+}
+
+async function findFile(db: Db, contactId: number, fileId: number) {
+  const [row] = await db
+    .select()
+    .from(contactFiles)
+    .where(and(eq(contactFiles.id, fileId), eq(contactFiles.contactId, contactId)));
+  if (!row) throw notFound('file');
+  return row;
+}
+
+export function fileRoutes(scope: FastifyInstance) {
+  const app = scope.withTypeProvider<ZodTypeProvider>();
+  const { database, storage } = scope.deps;
+  const db = database.db;
+
+  app.get(
+    '/v1/contacts/:id/files',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Files, newest first',
+        params: ContactParams,
+        response: { 200: z.object({ data: z.array(ContactFile) }) },
+      },
+    },
+    async (req) => {
+      const c = await findVisibleContact(db, authOf(req), req.params.id);
+      return { data: await listFiles(db, c.number, c.id) };
+    },
+  );
+
+  app.post(
+    '/v1/contacts/:id/files',
+    {
+      config,
+      schema: {
+        tags,
+        summary: `Upload a file (multipart field "file"; pdf, png, jpg, gif, docx, xlsx, csv or txt; at most ${LIMIT_MB} MB)`,
+        params: ContactParams,
+        consumes: ['multipart/form-data'],
+        response: { 201: ContactFile },
+      },
+    },
+    async (req, reply) => {
+      const auth = authOf(req);
+      const contact = await findVisibleContact(db, auth, req.params.id, true);
+      if (!req.isMultipart()) throw invalid('file', 'must be sent as multipart/form-data');
+      const part = await req.file();
+      if (!part) throw invalid('file', 'is required');
+      let data: Buffer;
+      try {
+        data = await part.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new HttpError(413, { file: [`is too large; the limit is ${LIMIT_MB} MB`] });
+        }
+        throw err;
+      }
+      const name = cleanFileName(part.filename);
+      const check = await checkUpload(name, part.mimetype, data);
+      if (!check.ok) throw invalid('file', check.message);
+
+      const key = `contacts/${auth.company.id}/${contact.id}/${crypto.randomUUID()}`;
+      await storage.put(key, data, check.contentType);
+      try {
+        const file = await db.transaction(async (tx) => {
+          const t = tx as unknown as Db;
+          const c = await findVisibleContact(t, auth, req.params.id, true);
+          const [row] = await t
+            .insert(contactFiles)
+            .values({
+              companyId: auth.company.id,
+              contactId: c.id,
+              name,
+              contentType: check.contentType,
+              size: data.length,
+              storageKey: key,
+              uploadedBy: auth.user.id,
+            })
+            .returning();
+          await recordContactEvent(t, {
+            companyId: auth.company.id,
+            contactId: c.id,
+            kind: 'file_uploaded',
+            actorId: auth.user.id,
+            data: { file_id: row.id, name, size: data.length },
+          });
+          return (await listFiles(t, c.number, c.id, row.id))[0];
+        });
+        return reply.code(201).send(file);
+      } catch (err) {
+        // No row points at the blob: remove it so a failed upload leaves nothing behind.
+        await storage.delete(key);
+        throw err;
+      }
+    },
+  );
+
+  app.get(
+    '/v1/contacts/:id/files/:fileId/download',
+    { config, schema: { tags, summary: 'Download a file (as an attachment)', params: FileParams } },
+    async (req, reply) => {
+      const c = await findVisibleContact(db, authOf(req), req.params.id);
+      const file = await findFile(db, c.id, req.params.fileId);
+      const stream = await storage.get(file.storageKey);
+      if (!stream) throw notFound('file');
+      const ascii = file.name.replace(/[^\x20-\x7e]/g, '_');
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', String(file.size))
+        .header(
+          'content-disposition',
+          `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+        )
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(stream);
+    },
+  );
+
+  app.delete(
+    '/v1/contacts/:id/files/:fileId',
+    { config, schema: { tags, summary: 'Delete a file', params: FileParams } },
+    async (req, reply) => {
+      const auth = authOf(req);
+      const key = await db.transaction(async (tx) => {
+        const t = tx as unknown as Db;
+        const c = await findVisibleContact(t, auth, req.params.id, true);
+        const file = await findFile(t, c.id, req.params.fileId);
+        assertMayChange(auth, file.uploadedBy);
+        await t.delete(contactFiles).where(eq(contactFiles.id, file.id));
+        await recordContactEvent(t, {
+          companyId: auth.company.id,
+          contactId: c.id,
+          kind: 'file_deleted',
+          actorId: auth.user.id,
+          data: { file_id: file.id, name: file.name },
+        });
+        return file.storageKey;
+      });
+      // The blob goes only after the row is gone for good.
+      await storage.delete(key);
+      return reply.code(204).send();
+    },
+  );
+}

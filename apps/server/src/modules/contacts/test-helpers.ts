@@ -1,0 +1,18 @@
+/** Small factories for the contact tests: user ids by demo email, contacts created through the API. */
+import type { ContactDetail } from '@harbor/shared';
+import { eq } from 'drizzle-orm';
+import type { Client, TestApp } from '../../../test/harness.js';
+import { users } from '../../platform/db/schema.js';
+
+export async function userId(t: TestApp, email: string): Promise<number> {
+  const [u] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  if (!u) throw new Error(`no user ${email}`);
+  return u.id;
+}
+
+/** Creates a contact through POST /v1/contacts and answers its detail (asserting 201). */
+export async function newContact(client: Client, body: Record<string, unknown> = {}) {
+  const res = await client.post('/v1/contacts', { first_name: 'Test', last_name: 'Person', ...body });
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as ContactDetail;
+}

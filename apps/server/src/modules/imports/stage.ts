@@ -1,0 +1,57 @@
+/**
+ * File -> staging: rows are read one at a time, normalised (parse/normalize.ts) and streamed into import_rows with
+ * COPY. Memory stays flat whatever the file size: lines are batched into ~256 kB strings and handed on.
+ */
+import type { ImportField } from '@harbor/shared';
+import type { Database } from '../../platform/db/client.js';
+import { csvField } from '../../platform/db/copy.js';
+import { STAGE_COLUMNS, stageRow } from './parse/normalize.js';
+import { readRows, type SourceInfo } from './parse/read.js';
+
+const COLUMNS = ['attempt_id', 'row_no', 'action', 'reasons', 'raw', 'extra', ...STAGE_COLUMNS] as const;
+
+/** The first data row is row 2, as a spreadsheet numbers it under its header. */
+export const FIRST_ROW = 2;
+
+export async function stageFile(
+  database: Database,
+  attemptId: number,
+  file: string,
+  info: SourceInfo,
+  headers: string[],
+  fields: ImportField[],
+): Promise<number> {
+  await database.query('delete from import_rows where attempt_id = $1', [attemptId]);
+  return database.copyFrom('import_rows', COLUMNS, lines(attemptId, file, info, headers, fields));
+}
+
+async function* lines(
+  attemptId: number,
+  file: string,
+  info: SourceInfo,
+  headers: string[],
+  fields: ImportField[],
+): AsyncGenerator<string> {
+  let rowNo = FIRST_ROW - 1;
+  let header = true;
+  let batch = '';
+  const id = String(attemptId);
+  for await (const cells of readRows(file, info)) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    rowNo++;
+    const s = stageRow(cells, headers, fields);
+    const bad = s.reasons.length > 0;
+    let line = `${id},${rowNo},${bad ? 'invalid' : ''},${bad ? csvField(s.reasons.join('; ')) : ''},`;
+    line += `${bad ? csvField(JSON.stringify(cells)) : ''},${s.extra ? csvField(JSON.stringify(s.extra)) : ''}`;
+    for (const c of STAGE_COLUMNS) line += `,${csvField(s.values[c])}`;
+    batch += `${line}\n`;
+    if (batch.length > 256 * 1024) {
+      yield batch;
+      batch = '';
+    }
+  }
+  if (batch) yield batch;
+}

@@ -1,0 +1,35 @@
+import { adminModule } from './admin/routes.js';
+import { contactRecordsModule } from './contact-records/module.js';
+import { contactsListModule } from './contacts/list-routes.js';
+import { contactDetailModule } from './contacts/module.js';
+import { devModule } from './dev/routes.js';
+import { healthModule } from './health/routes.js';
+import { importsModule } from './imports/index.js';
+import { lookupsModule } from './lookups/module.js';
+import { notificationsModule } from './notifications/channel.js';
+import { officeLocationsModule } from './office-locations/routes.js';
+import { quickFiltersModule } from './quick-filters/routes.js';
+import { sessionModule } from './session/routes.js';
+import { tagsModule } from './tags/routes.js';
+import { transfersModule } from './transfers/routes.js';
+import type { Module } from './types.js';
+import { usersModule } from './users/routes.js';
+
+/** Every area of the API, in registration order. A new area adds one line here. */
+export const modules: Module[] = [
+  healthModule,
+  sessionModule,
+  usersModule,
+  notificationsModule,
+  officeLocationsModule,
+  adminModule,
+  contactDetailModule,
+  contactRecordsModule,
+  tagsModule,
+  lookupsModule,
+  importsModule,
+  contactsListModule,
+  transfersModule,
+  quickFiltersModule,
+  devModule,
+];

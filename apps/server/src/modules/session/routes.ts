@@ -1,0 +1,198 @@
+/** The `session` area of routes.md: sign in (password, then one-time code), sign out, password reset, profile. */
+
+import { CurrentUser, LoginBody, OtpStepReply, ResetByTokenBody, ResetInstructionsBody } from '@harbor/shared';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { buildAuthContext } from '../../platform/auth/context.js';
+import { cookieOptions, createSession, endSession, SESSION_COOKIE } from '../../platform/auth/sessions.js';
+import { companies, users } from '../../platform/db/schema.js';
+import { HttpError, unauthorized } from '../../platform/http/errors.js';
+import { authOf } from '../../platform/http/pipeline.js';
+import type { Module } from '../types.js';
+import { presentCurrentUser } from '../users/presenter.js';
+import { requestPasswordReset, resetPasswordByToken } from './password-reset.js';
+import {
+  assertNotLocked,
+  checkPassword,
+  findActiveUserByLogin,
+  INVALID_CREDENTIALS,
+  recordFailure,
+  sendEmailOtp,
+  verifyOtp,
+} from './sign-in.js';
+import { ssoRoutes } from './sso.js';
+import { switchSessionRoute } from './switch.js';
+
+const SIGN_IN_RULE = { name: 'sign_in', max: 60, windowMs: 60_000 };
+const RESET_RULE = { name: 'password_reset', max: 10, windowMs: 60_000 };
+const Message = z.object({ message: z.string() });
+
+export const sessionModule: Module = {
+  name: 'session',
+  register(scope: FastifyInstance) {
+    const app = scope.withTypeProvider<ZodTypeProvider>();
+    const { database, config, audit } = scope.deps;
+    const db = database.db;
+
+    app.post(
+      '/v1/sessions',
+      {
+        config: { access: 'public', rateLimit: SIGN_IN_RULE },
+        schema: {
+          tags: ['session'],
+          summary: 'Sign in: {email, password} (username accepted), then {otp_code} when two-factor is on',
+          body: LoginBody,
+          response: { 200: z.union([z.object({ user: CurrentUser }), OtpStepReply]) },
+        },
+      },
+      async (req, reply) => {
+        const body = req.body;
+        if ('otp_code' in body) {
+          const pending = req.pendingAuth;
+          if (!pending) throw unauthorized('Your sign-in has expired. Please sign in again.');
+          await assertNotLocked(scope, req, pending.user);
+          if (!(await verifyOtp(scope, pending.user, body.otp_code))) {
+            await recordFailure(scope, req, pending.user.email, pending.user, 'otp_failed');
+            throw new HttpError(422, { otp_code: ['Invalid authentication code'] });
+          }
+          await endSession(db, pending.session!.id);
+          return finishSignIn(scope, req, reply, pending.user.id);
+        }
+        const login = (body.email ?? body.username)!;
+        const found = await findActiveUserByLogin(scope, login);
+        if (found) await assertNotLocked(scope, req, found.user);
+        if (!(await checkPassword(found?.user ?? null, body.password))) {
+          await recordFailure(scope, req, login, found?.user ?? null);
+          throw unauthorized(INVALID_CREDENTIALS);
+        }
+        const user = found!.user;
+        await endCurrentSession(scope, req);
+        if (user.otpEnabled) {
+          await createSession(db, config, req, reply, user, 'otp_pending');
+          if (user.otpMethod === 'email') await sendEmailOtp(scope, user);
+          return {
+            otp_secret: true as const,
+            last_otp_at: user.lastOtpAt?.toISOString() ?? null,
+            otp_method: user.otpMethod as 'app' | 'email',
+          };
+        }
+        return finishSignIn(scope, req, reply, user.id);
+      },
+    );
+
+    app.delete(
+      '/v1/sessions',
+      {
+        config: { access: 'otp_pending' },
+        schema: {
+          tags: ['session'],
+          summary: 'Sign out; while impersonating, return to the previous user (one login-stack entry)',
+          response: { 200: z.object({ user: CurrentUser }), 204: z.null() },
+        },
+      },
+      async (req, reply) => {
+        const current = req.auth ?? req.pendingAuth!;
+        const session = current.session;
+        // An API key has no session to end: it stops working when revoked, not by signing out.
+        if (!session) throw new HttpError(422, { user: ['An API key cannot sign out; revoke the key instead.'] });
+        await endSession(db, session.id);
+        const stack = session.loginStack;
+        const previous = stack.at(-1);
+        if (previous && req.auth) {
+          await audit.record(
+            {
+              event: 'impersonation_ended',
+              companyId: current.company.id,
+              userId: current.user.id,
+              actorId: previous.user_id,
+              data: { kind: previous.kind },
+            },
+            req,
+          );
+          return finishSignIn(scope, req, reply, previous.user_id, stack.slice(0, -1), false);
+        }
+        await audit.record({ event: 'sign_out', companyId: current.company.id, userId: current.user.id }, req);
+        reply.clearCookie(SESSION_COOKIE, cookieOptions(config, req));
+        return reply.code(204).send(null);
+      },
+    );
+
+    switchSessionRoute(scope);
+    // Its own plugin scope: the form-body parser of back-channel logout stays out of the other session routes.
+    scope.register(async (child) => ssoRoutes(child));
+
+    app.post(
+      '/v1/users/reset_password_instructions',
+      {
+        config: { access: 'public', rateLimit: RESET_RULE },
+        schema: {
+          tags: ['session'],
+          summary: 'Email a single-use reset link; the answer never tells whether the email exists',
+          body: ResetInstructionsBody,
+          response: { 200: Message },
+        },
+      },
+      async (req) => {
+        await requestPasswordReset(scope, req, req.body.email);
+        return { message: 'If that email belongs to an account, a link to reset the password is on its way.' };
+      },
+    );
+
+    app.post(
+      '/v1/users/reset_password_by_token',
+      {
+        config: { access: 'public', rateLimit: RESET_RULE },
+        schema: {
+          tags: ['session'],
+          summary: 'Set a new password with the emailed token (single use, expires after an hour)',
+          body: ResetByTokenBody,
+          response: { 200: Message },
+        },
+      },
+      async (req) => {
+        await resetPasswordByToken(scope, req, req.body.reset_password_token, req.body.password);
+        return { message: 'Your password has been changed. You can now sign in.' };
+      },
+    );
+
+    app.get(
+      '/auth/profile',
+      {
+        config: { access: 'authenticated' },
+        schema: { tags: ['session'], summary: 'The profile route: the current user', response: { 200: CurrentUser } },
+      },
+      async (req) => presentCurrentUser(db, authOf(req)),
+    );
+  },
+};
+
+/** Ends the session the request came with, so every sign-in starts on a new token. */
+async function endCurrentSession(app: FastifyInstance, req: FastifyRequest) {
+  const session = (req.auth ?? req.pendingAuth)?.session;
+  if (session) await endSession(app.deps.database.db, session.id);
+}
+
+/** Starts a full session for `userId` and answers `{ user }` (password, one-time code, SSO and impersonation pop). */
+export async function finishSignIn(
+  app: FastifyInstance,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  userId: number,
+  loginStack: Array<{ kind: string; user_id: number; name: string }> = [],
+  auditSignIn = true,
+) {
+  const { db } = app.deps.database;
+  const [row] = await db
+    .select({ user: users, company: companies })
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .where(eq(users.id, userId));
+  if (!row || row.user.deletedAt) throw unauthorized();
+  const session = await createSession(db, app.deps.config, req, reply, row.user, 'active', loginStack);
+  if (auditSignIn) {
+    await app.deps.audit.record({ event: 'sign_in', companyId: row.company.id, userId: row.user.id }, req);
+  }
+  return { user: await presentCurrentUser(db, buildAuthContext(row.user, row.company, session)) };
+}

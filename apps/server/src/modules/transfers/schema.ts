@@ -1,0 +1,58 @@
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { companies, users } from '../../platform/db/schema.js';
+
+/**
+ * A bulk transfer of contacts to another owner. status: pending -> processing -> complete | failed; a revert sets
+ * reverting while it runs and reverted when done. transfer_logs keep every contact's previous owner for the revert.
+ */
+export const transferAttempts = pgTable(
+  'transfer_attempts',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id')
+      .notNull()
+      .references(() => companies.id),
+    createdBy: integer('created_by').references(() => users.id),
+    toUserId: integer('to_user_id').references(() => users.id),
+    toPoolId: integer('to_pool_id'),
+    status: text('status').notNull().default('pending'),
+    reverted: boolean('reverted').notNull().default(false),
+    reverting: boolean('reverting').notNull().default(false),
+    total: integer('total').notNull().default(0),
+    processed: integer('processed').notNull().default(0),
+    /** The selection as the request gave it (ids or all + contacts scope), for the record. */
+    selection: jsonb('selection').$type<Record<string, unknown>>().notNull().default({}),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [index('transfer_attempts_company').on(t.companyId, t.id)],
+);
+
+export const transferLogs = pgTable(
+  'transfer_logs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    attemptId: integer('attempt_id')
+      .notNull()
+      .references(() => transferAttempts.id),
+    contactId: bigint('contact_id', { mode: 'number' }).notNull(),
+    fromUserId: integer('from_user_id'),
+    fromPoolId: integer('from_pool_id'),
+    toUserId: integer('to_user_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('transfer_logs_attempt').on(t.attemptId, t.id), index('transfer_logs_contact').on(t.contactId)],
+);

@@ -1,0 +1,184 @@
+/**
+ * The signed-in user's own account (the part of the `users` area the foundation delivers): me, terms, time zone,
+ * theme, password, two-factor. Every reply is the updated current user, so the browser swaps it in whole.
+ */
+
+import multipart from '@fastify/multipart';
+import {
+  CurrentUser,
+  MAX_IMAGE_BYTES,
+  TwoFactorCodeBody,
+  TwoFactorDisableBody,
+  Update2faBody,
+  UpdatePasswordBody,
+  UpdateThemeBody,
+  UpdateTimezoneBody,
+} from '@harbor/shared';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { buildAuthContext } from '../../platform/auth/context.js';
+import type { Db } from '../../platform/db/client.js';
+import { type UserRow, users } from '../../platform/db/schema.js';
+import { authOf } from '../../platform/http/pipeline.js';
+import type { Module } from '../types.js';
+import { accountRoutes } from './account-routes.js';
+import { apiKeyRoutes, apiKeyTenantResolver } from './api-keys.js';
+import { favoriteRoutes } from './favorites.js';
+import { imageRoutes } from './images.js';
+import { presentCurrentUser } from './presenter.js';
+import { changeOwnPassword, disableTwoFactor, enableTwoFactor, setOtpMethod, startTwoFactorSetup } from './security.js';
+import { sendOtpRoute } from './send-otp.js';
+import { userTenantResolver } from './tenant.js';
+
+const Me = { 200: CurrentUser };
+const IdParams = z.object({ id: z.coerce.number().int().positive() });
+
+export const usersModule: Module = {
+  name: 'users',
+  async register(scope: FastifyInstance, { tenants }) {
+    // Profile pictures: at most two image parts and the text fields of the profile; the cap stops buffering early.
+    await scope.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 2, fields: 12, parts: 14 } });
+    const app = scope.withTypeProvider<ZodTypeProvider>();
+    const db = scope.deps.database.db;
+    tenants.register('user', userTenantResolver);
+    tenants.register('api_key', apiKeyTenantResolver);
+
+    /** Applies a change to the caller's own row and answers the fresh current user. */
+    async function updateSelf(req: FastifyRequest, values: Partial<UserRow>) {
+      const auth = authOf(req);
+      const [user] = await db
+        .update(users)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(users.id, auth.user.id))
+        .returning();
+      return presentCurrentUser(db, buildAuthContext(user, auth.company, auth.session));
+    }
+
+    app.get(
+      '/v1/users/me',
+      { config: { access: 'authenticated' }, schema: { tags: ['users'], summary: 'The current user', response: Me } },
+      async (req) => presentCurrentUser(db, authOf(req)),
+    );
+
+    app.patch(
+      '/v1/users/accept_tos',
+      {
+        config: { access: 'authenticated' },
+        schema: { tags: ['users'], summary: 'Accept the terms of use', response: Me },
+      },
+      async (req) => updateSelf(req, { tosAcceptedAt: new Date() }),
+    );
+
+    app.patch(
+      '/v1/users/update_timezone',
+      {
+        config: { access: 'account.self' },
+        schema: { tags: ['users'], summary: 'Set the time zone', body: UpdateTimezoneBody, response: Me },
+      },
+      async (req) => updateSelf(req, { timezone: req.body.timezone }),
+    );
+
+    app.patch(
+      '/v1/users/update_theme',
+      {
+        config: { access: 'account.self' },
+        schema: { tags: ['users'], summary: 'Display preferences', body: UpdateThemeBody, response: Me },
+      },
+      async (req) => {
+        const { font_size, primary_color, background } = req.body;
+        return updateSelf(req, {
+          ...(font_size && { fontSize: font_size }),
+          ...(primary_color && { primaryColor: primary_color }),
+          ...(background && { background }),
+        });
+      },
+    );
+
+    app.patch(
+      '/v1/users/:id/update_password',
+      {
+        config: { access: 'account.self', tenant: { param: 'id', resource: 'user' } },
+        schema: {
+          tags: ['users'],
+          summary: 'Change a password (your own; the current password is required)',
+          params: IdParams,
+          body: UpdatePasswordBody,
+          response: Me,
+        },
+      },
+      async (req) => {
+        const auth = authOf(req);
+        await changeOwnPassword(scope, req, req.params.id, req.body);
+        return reloadMe(db, req, auth.user.id);
+      },
+    );
+
+    app.patch(
+      '/v1/users/two_factor/generate_qr',
+      {
+        config: { access: 'account.self' },
+        schema: {
+          tags: ['users'],
+          summary: 'Start two-factor setup: a new secret as a QR code (shown this once, to its owner)',
+          response: { 200: z.object({ qr_code: z.string(), secret: z.string(), otpauth_url: z.string() }) },
+        },
+      },
+      async (req) => startTwoFactorSetup(scope, authOf(req).user),
+    );
+
+    app.patch(
+      '/v1/users/two_factor/enable',
+      {
+        config: { access: 'account.self' },
+        schema: { tags: ['users'], summary: 'Confirm setup with a code', body: TwoFactorCodeBody, response: Me },
+      },
+      async (req) => {
+        await enableTwoFactor(scope, req, authOf(req).user, req.body.otp_code);
+        return reloadMe(db, req, authOf(req).user.id);
+      },
+    );
+
+    app.patch(
+      '/v1/users/two_factor/disable',
+      {
+        config: { access: 'account.self' },
+        schema: { tags: ['users'], summary: 'Turn two-factor off', body: TwoFactorDisableBody, response: Me },
+      },
+      async (req) => {
+        await disableTwoFactor(scope, req, authOf(req), req.body.password);
+        return reloadMe(db, req, authOf(req).user.id);
+      },
+    );
+
+    app.patch(
+      '/v1/users/update_2fa',
+      {
+        config: { access: 'account.self' },
+        schema: {
+          tags: ['users'],
+          summary: 'Choose how codes arrive: authenticator app or email (turns two-factor on)',
+          body: Update2faBody,
+          response: Me,
+        },
+      },
+      async (req) => {
+        await setOtpMethod(scope, req, authOf(req).user, req.body.otp_method, req.body.password);
+        return reloadMe(db, req, authOf(req).user.id);
+      },
+    );
+
+    sendOtpRoute(scope);
+    apiKeyRoutes(scope);
+    accountRoutes(scope);
+    imageRoutes(scope);
+    favoriteRoutes(scope);
+  },
+};
+
+async function reloadMe(db: Db, req: FastifyRequest, userId: number) {
+  const auth = authOf(req);
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  return presentCurrentUser(db, buildAuthContext(user, auth.company, auth.session));
+}

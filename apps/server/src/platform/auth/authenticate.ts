@@ -1,0 +1,37 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ensureCsrfCookie } from '../http/csrf.js';
+import { unauthorized } from '../http/errors.js';
+import { findApiKey } from './api-keys.js';
+import { buildAuthContext } from './context.js';
+import { cookieOptions, findSession, SESSION_COOKIE } from './sessions.js';
+
+/**
+ * Resolves the caller from an API key (`Authorization: Bearer`) or else the session cookie. A request carrying a
+ * key is judged by the key alone: a bad key is 401 even if a cookie would have worked, so a script never silently
+ * runs as whoever is signed in in the browser. Key requests skip CSRF (pipeline.ts): no cookie is involved.
+ * Otherwise resolves the caller from the session cookie. Sets req.auth for a full session, req.pendingAuth for one still
+ * waiting for its one-time code, neither for an unknown, ended or expired one (whose cookie is then cleared).
+ */
+export async function authenticate(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+  const { config, database } = app.deps;
+  const opts = cookieOptions(config, req);
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const found = match ? await findApiKey(database.db, match[1]) : null;
+    if (!found) throw unauthorized('Invalid API key');
+    req.auth = buildAuthContext(found.user, found.company, null, { id: found.key.id });
+    return;
+  }
+  ensureCsrfCookie(req, reply, opts.secure);
+  const token = req.cookies[SESSION_COOKIE];
+  if (!token) return;
+  const found = await findSession(database.db, config, token);
+  if (!found) {
+    reply.clearCookie(SESSION_COOKIE, opts);
+    return;
+  }
+  const ctx = buildAuthContext(found.user, found.company, found.session);
+  if (found.session.state === 'active') req.auth = ctx;
+  else req.pendingAuth = ctx;
+}

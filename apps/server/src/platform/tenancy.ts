@@ -1,0 +1,33 @@
+/**
+ * Tenant guard for routes whose path names a record: the pipeline asks the resource's resolver whether the id
+ * belongs to the caller's company and answers 404 before anything else runs. Handlers still pass the company to
+ * every query; this makes "another tenant's record is 404" hold uniformly, and lets the permission matrix test
+ * find a foreign record for any route through `sample`.
+ */
+import type { Db } from './db/client.js';
+
+export interface TenantResolver {
+  /** True when the record `id` exists in company `companyId` (and is visible at all, e.g. not hard-deleted). */
+  exists(db: Db, companyId: number, id: string): Promise<boolean>;
+  /** Some record id of the company, for tests; null when it has none. */
+  sample(db: Db, companyId: number): Promise<string | null>;
+}
+
+export class TenantRegistry {
+  private resolvers = new Map<string, TenantResolver>();
+  register(resource: string, resolver: TenantResolver) {
+    if (this.resolvers.has(resource)) throw new Error(`tenant resource ${resource} registered twice`);
+    this.resolvers.set(resource, resolver);
+  }
+  get(resource: string): TenantResolver {
+    const r = this.resolvers.get(resource);
+    if (!r) throw new Error(`no tenant resolver for resource '${resource}'`);
+    return r;
+  }
+  has(resource: string) {
+    return this.resolvers.has(resource);
+  }
+}
+
+/** Positive integer ids only: anything else cannot exist. */
+export const asId = (raw: string): number | null => (/^\d{1,12}$/.test(raw) ? Number(raw) : null);

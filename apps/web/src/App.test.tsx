@@ -1,0 +1,337 @@
+import type { CurrentUser } from '@harbor/shared';
+import { act } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from './App';
+import { openProcessNotification } from './stores/processNotification';
+import { click, findButton, findByLabel, findByText, mount, queryByText, type, unmount, waitFor } from './test/dom';
+import { makeUser } from './test/fixtures';
+
+type Route = (init: RequestInit, url: URL) => Response | undefined;
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+
+/** A fake server: routes keyed "METHOD /path"; anything unrouted fails the test loudly. */
+function server(routes: Record<string, Route>) {
+  const seen: { key: string; body: unknown }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init: RequestInit = {}) => {
+      const url = new URL(String(input), window.location.origin);
+      const key = `${init.method ?? 'GET'} ${url.pathname}`;
+      seen.push({ key, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      // Answer on a later tick, and honour aborts as the real fetch does.
+      await new Promise((r) => setTimeout(r, 0));
+      if (init.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
+      const route = routes[key];
+      const reply = route?.(init, url);
+      if (!reply) throw new Error(`Unexpected request ${key}`);
+      return reply;
+    }),
+  );
+  return seen;
+}
+
+class FakeWebSocket {
+  static opened: FakeWebSocket[] = [];
+  readyState = 0;
+  sent: string[] = [];
+  onopen: ((e: unknown) => void) | null = null;
+  onmessage: ((e: { data: unknown }) => void) | null = null;
+  onclose: ((e: unknown) => void) | null = null;
+  onerror: ((e: unknown) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeWebSocket.opened.push(this);
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  serverSends(frame: unknown) {
+    this.readyState = 1;
+    this.onmessage?.({ data: JSON.stringify(frame) });
+  }
+}
+
+const health = () => {
+  // biome-ignore lint/suspicious/noDocumentCookie: the fake server sets the CSRF cookie
+  document.cookie = 'csrf_token=t0k';
+  return json(200, { status: 'ok', version: 'test' });
+};
+
+beforeEach(() => {
+  FakeWebSocket.opened = [];
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+  sessionStorage.clear();
+  localStorage.clear();
+});
+
+afterEach(async () => {
+  await unmount();
+  vi.unstubAllGlobals();
+});
+
+describe('sign-in', () => {
+  it('signs in through the one-time-code step and lands on the dashboard', async () => {
+    const user = makeUser({ roles: ['manager'], profile: { ...makeUser().profile, account_type: 'manager' } });
+    const seen = server({
+      'GET /v1/health': health,
+      'POST /v1/sessions': (init) => {
+        const body = JSON.parse(String(init.body));
+        if (body.otp_code) return json(200, { user });
+        if (body.password === 'right') return json(200, { otp_secret: true, last_otp_at: null, otp_method: 'email' });
+        return json(401, { errors: { user: ['Invalid email or password'] } });
+      },
+      'GET /v1/users/me': () => json(200, user),
+    });
+    window.history.replaceState(null, '', '/login');
+    await mount(<App />);
+
+    await type(await findByLabel('Email or username'), 'ada@example.test');
+    await type(await findByLabel('Password'), 'wrong');
+    await click(await findButton('Sign in'));
+    await findByText('Invalid email or password');
+
+    await type(await findByLabel('Password'), 'right');
+    await click(await findButton('Sign in'));
+    await findByText(/We emailed you a 6-digit code/);
+    const emailMe = await findButton('Email me a code');
+    expect(emailMe.tagName).toBe('A');
+    await type(await findByLabel('Authentication code'), '123456');
+    await click(await findButton('Verify'));
+
+    await findByText('Welcome, Ada');
+    expect(queryByText('Acme Insurance · Manager')).not.toBeNull();
+    expect(seen.filter((s) => s.key === 'POST /v1/sessions').map((s) => s.body)).toEqual([
+      { email: 'ada@example.test', password: 'wrong' },
+      { email: 'ada@example.test', password: 'right' },
+      { otp_code: '123456' },
+    ]);
+    expect(window.location.pathname).toBe('/');
+  });
+
+  it('asks for reset instructions from the Forgot password? link and shows the reply', async () => {
+    const seen = server({
+      'GET /v1/health': health,
+      'POST /v1/users/reset_password_instructions': () =>
+        json(200, { message: 'If that email is registered, instructions are on their way.' }),
+    });
+    window.history.replaceState(null, '', '/login');
+    await mount(<App />);
+    await click(await findButton('Forgot password?'));
+    expect(window.location.search).toBe('?step=forgot');
+    await type(await findByLabel('Email'), 'ada@example.test');
+    await click(await findButton('Send reset instructions'));
+    await findByText('If that email is registered, instructions are on their way.');
+    expect(seen.at(-1)).toEqual({
+      key: 'POST /v1/users/reset_password_instructions',
+      body: { email: 'ada@example.test' },
+    });
+  });
+
+  it('sends a signed-out visitor of a guarded page to /login', async () => {
+    server({ 'GET /v1/users/me': () => json(401, { errors: { user: ['Not signed in'] } }) });
+    window.history.replaceState(null, '', '/account/profile');
+    await mount(<App />);
+    await findByLabel('Email or username');
+    expect(window.location.pathname).toBe('/login');
+  });
+});
+
+describe('access guard in the shell', () => {
+  it('blocks with the Terms until accepted', async () => {
+    let current: CurrentUser = makeUser({ tos: false, 'paid_user?': false });
+    server({
+      'GET /v1/health': health,
+      'GET /v1/users/me': () => json(200, current),
+      'PATCH /v1/users/accept_tos': () => {
+        current = { ...current, tos: true, 'paid_user?': true };
+        return json(200, current);
+      },
+    });
+    window.history.replaceState(null, '', '/');
+    await mount(<App />);
+    await findByText('Terms of Use');
+    expect(window.location.pathname).toBe('/'); // the unpaid redirect waits for the terms
+    expect(queryByText('Welcome, Ada')).toBeNull();
+    await click(await findButton('Accept'));
+    await findByText('Welcome, Ada');
+  });
+
+  it('sends an unpaid account to /billing', async () => {
+    server({ 'GET /v1/users/me': () => json(200, makeUser({ 'paid_user?': false })) });
+    window.history.replaceState(null, '', '/');
+    await mount(<App />);
+    await findByText('Your account is not active');
+    expect(window.location.pathname).toBe('/billing');
+  });
+
+  it('sends a forced password change to the password tab', async () => {
+    server({ 'GET /v1/users/me': () => json(200, makeUser({ 'change_password?': true })) });
+    window.history.replaceState(null, '', '/');
+    await mount(<App />);
+    await findByText('You must change your password before continuing');
+    expect(`${window.location.pathname}${window.location.search}`).toBe('/account/profile?tab=password');
+  });
+});
+
+describe('the shell', () => {
+  it('shows the impersonation banner and returns to the admin on Return', async () => {
+    const admin = makeUser({
+      id: 1,
+      roles: ['sub_admin', 'admin'],
+      profile: { ...makeUser().profile, first_name: 'Grace', last_name: 'Hopper', account_type: 'sub_admin' },
+    });
+    const ada = makeUser({ login_stack: [{ kind: 'impersonating', user_id: 1, name: 'Grace Hopper' }] });
+    server({
+      'GET /v1/health': health,
+      'GET /v1/users/me': () => json(200, ada),
+      'DELETE /v1/sessions': () => json(200, { user: admin }),
+    });
+    window.history.replaceState(null, '', '/account/profile');
+    await mount(<App />);
+    await findByText('You are signed in as Ada Lovelace on behalf of Grace Hopper');
+    await click(await findButton('Return'));
+    await findByText('Welcome, Grace');
+    expect(window.location.pathname).toBe('/');
+    expect(queryByText(/on behalf of/)).toBeNull();
+  });
+
+  it('signs out: clears harbor: storage and goes to /login', async () => {
+    server({
+      'GET /v1/health': health,
+      'GET /v1/users/me': () => json(200, makeUser()),
+      'DELETE /v1/sessions': () => new Response(null, { status: 204 }),
+    });
+    localStorage.setItem('harbor:0.2.37:saved_search', '{"q":"smith"}');
+    sessionStorage.setItem('harbor:0.2.37:filters', '{}');
+    localStorage.setItem('other-app', 'keep');
+    window.history.replaceState(null, '', '/');
+    await mount(<App />);
+    await click(await findButton('User menu for Ada Lovelace'));
+    await click(await findButton('Sign out'));
+    await findByLabel('Email or username');
+    expect(window.location.pathname).toBe('/login');
+    expect(localStorage.getItem('harbor:0.2.37:saved_search')).toBeNull();
+    expect(sessionStorage.getItem('harbor:0.2.37:filters')).toBeNull();
+    expect(localStorage.getItem('other-app')).toBe('keep');
+  });
+
+  it('applies a theme change at once', async () => {
+    let current = makeUser();
+    server({
+      'GET /v1/health': health,
+      'GET /v1/users/me': () => json(200, current),
+      'PATCH /v1/users/update_theme': (init) => {
+        current = { ...current, profile: { ...current.profile, ...JSON.parse(String(init.body)) } };
+        return json(200, current);
+      },
+    });
+    window.history.replaceState(null, '', '/account/profile?tab=preferences');
+    await mount(<App />);
+    await type(await findByLabel('Font size'), 'large');
+    await waitFor(() => document.documentElement.style.fontSize === '18px', 'root font size 18px');
+    await type(await findByLabel('Background'), 'dark');
+    await waitFor(
+      () => document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark',
+      'dark colour scheme',
+    );
+  });
+});
+
+describe('live connection and notifications', () => {
+  it('connects in the shell, shows the state, and puts notifications under the bell', async () => {
+    server({ 'GET /v1/users/me': () => json(200, makeUser()) });
+    window.history.replaceState(null, '', '/');
+    await mount(<App />);
+    await findByText('Welcome, Ada');
+    const socket = await waitFor(() => FakeWebSocket.opened[0], 'a socket');
+    expect(socket.url).toBe(`ws://${window.location.host}/cable`);
+    expect(queryByText('connecting')).not.toBeNull();
+
+    const identifier = JSON.stringify({ channel: 'NotificationsChannel' });
+    await act(async () => socket.serverSends({ type: 'welcome' }));
+    expect(socket.sent.map((f) => JSON.parse(f))).toEqual([{ command: 'subscribe', identifier }]);
+    await act(async () => socket.serverSends({ type: 'confirm_subscription', identifier }));
+    await findByText('connected');
+
+    await act(async () =>
+      socket.serverSends({ identifier, message: { title: 'Import finished', body: '120 contacts added' } }),
+    );
+    const bell = await findButton('Notifications, 1 unread');
+    await click(bell);
+    await findByText('Import finished');
+    expect(queryByText('120 contacts added')).not.toBeNull();
+  });
+
+  it('does not open the live connection on public pages', async () => {
+    server({});
+    window.history.replaceState(null, '', '/terms-of-use');
+    await mount(<App />);
+    await findByText('Terms of use');
+    expect(FakeWebSocket.opened).toHaveLength(0);
+  });
+});
+
+describe('development inbox', () => {
+  it('lists mail, opens one, sandboxes its HTML and links its text', async () => {
+    const seen = server({
+      'GET /v1/dev/mails': () =>
+        json(200, {
+          data: [
+            {
+              id: 3,
+              to: 'ada@example.test',
+              from: 'no-reply@harbor.test',
+              subject: 'Reset your password',
+              created_at: '2025-01-15T10:00:00Z',
+            },
+          ],
+        }),
+      'GET /v1/dev/mails/3': () =>
+        json(200, {
+          id: 3,
+          to: 'ada@example.test',
+          from: 'no-reply@harbor.test',
+          subject: 'Reset your password',
+          text: 'Open http://localhost:5173/reset-password?reset_password_token=abc to continue.',
+          html: '<p>Open the <a href="#">link</a></p><script>parent.alert(1)</script>',
+          created_at: '2025-01-15T10:00:00Z',
+        }),
+    });
+    window.history.replaceState(null, '', '/dev/inbox');
+    await mount(<App />);
+    await click(await findByText('Reset your password'));
+    const link = await waitFor(
+      () => document.querySelector<HTMLAnchorElement>('a[href^="http://localhost:5173/reset-password"]'),
+      'the reset link',
+    );
+    expect(link.textContent).toBe('http://localhost:5173/reset-password?reset_password_token=abc');
+    const frame = document.querySelector('iframe');
+    expect(frame?.getAttribute('sandbox')).toBe('');
+    expect(frame?.getAttribute('srcdoc')).toContain('<p>Open the');
+    // The page's own first request must not be mistaken for one left over from a previous page.
+    expect(seen.filter((r) => r.key === 'GET /v1/dev/mails')).toHaveLength(1);
+  });
+});
+
+describe('process notification', () => {
+  it('opens bottom-right with a progress indicator and closes', async () => {
+    server({ 'GET /v1/users/me': () => json(200, makeUser()) });
+    window.history.replaceState(null, '', '/');
+    await mount(<App />);
+    await findByText('Welcome, Ada');
+    await act(async () =>
+      openProcessNotification({ text: 'Importing contacts…', linkUrl: '/contacts/imports', linkText: 'See imports' }),
+    );
+    await findByText('Importing contacts…');
+    expect(document.querySelector('[aria-label="In progress"]')).not.toBeNull();
+    expect(queryByText('See imports')).not.toBeNull();
+    await click(await findButton('Close process notification'));
+    await waitFor(() => !queryByText('Importing contacts…'), 'the card to close');
+  });
+});

@@ -1,0 +1,73 @@
+/** Typed helpers for the imports area (routes.md "imports"); shapes come from @harbor/shared. */
+import type { ImportAttempt, ImportAttemptList, ImportPreview, ImportSetting, WorkersStatus } from '@harbor/shared';
+import { ApiError, api, readCookie } from './client';
+
+type Infer<S> = S extends { _output: infer O } ? O : never;
+export type Attempt = Infer<typeof ImportAttempt>;
+export type AttemptList = Infer<typeof ImportAttemptList>;
+export type Preview = Infer<typeof ImportPreview>;
+export type Setting = Infer<typeof ImportSetting>;
+export type Workers = Infer<typeof WorkersStatus>;
+
+export interface ImportOptionsForm {
+  type: 'lead' | 'client';
+  owner?: number;
+  pool?: number;
+  tags: Array<{ name: string; color?: string }>;
+  updated_lead_tags: Array<{ name: string; color?: string }>;
+  scrub_against?: { by: Array<'phone' | 'email' | 'name_address'>; on_match: 'update' | 'skip' };
+  api_vendor_obj?: { vendor_name: string; vendor_type: string };
+  fields: Record<string, string>;
+  sheet?: string;
+}
+
+/** The import form as multipart: the file plus one text part per option (objects as JSON). */
+export function importFormData(file: File, form: Partial<ImportOptionsForm>, extra: Record<string, string> = {}) {
+  const data = new FormData();
+  for (const [k, v] of Object.entries({ ...form, ...extra })) {
+    if (v === undefined || v === null || v === '') continue;
+    data.append(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+  }
+  data.append('file', file);
+  return data;
+}
+
+export const validateImport = (file: File, form: Partial<ImportOptionsForm>) =>
+  api.post<Preview>('/v1/contacts/validate_import', importFormData(file, form));
+
+export const startImport = (file: File, form: Partial<ImportOptionsForm>) =>
+  api.post<Attempt>('/v1/contacts/import', importFormData(file, form));
+
+/** The invalid rows as the server writes them (CSV); fetched directly since the API client reads JSON. */
+export async function invalidRowsCsv(file: File, form: Partial<ImportOptionsForm>): Promise<Blob> {
+  const res = await fetch('/v1/contacts/validate_import', {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'X-CSRF-Token': readCookie('csrf_token') ?? '' },
+    body: importFormData(file, form, { format: 'csv' }),
+  });
+  if (!res.ok) {
+    const body = await res.json().catch(() => ({ errors: { user: ['The download failed'] } }));
+    throw new ApiError(res.status, body, res);
+  }
+  return res.blob();
+}
+
+export function listAttempts(
+  q: { page: number; limit: number; tab: string; filter_by?: string; filter_value?: string },
+  signal?: AbortSignal,
+) {
+  return api.get<AttemptList>('/v1/contacts/import_attempts', { query: q, signal });
+}
+
+export const deleteAttempt = (id: number, removeContacts: boolean) =>
+  api.delete<{ deleted: true; contacts_removed: number }>(`/v1/contacts/delete_import_attempts/${id}`, {
+    query: { remove_contacts: removeContacts },
+  });
+export const retryAttempt = (id: number) => api.post<Attempt>(`/v1/contacts/retry_failed_import_attempts/${id}`);
+export const workersStatus = (signal?: AbortSignal) => api.get<Workers>('/v1/contacts/workers_status', { signal });
+
+export const listSettings = (signal?: AbortSignal) => api.get<{ data: Setting[] }>('/v1/import_settings', { signal });
+export const saveSetting = (name: string, data: Record<string, unknown>) =>
+  api.post<Setting>('/v1/import_settings', { name, data });
+export const deleteSetting = (id: number) => api.delete<void>(`/v1/import_settings/${id}`);

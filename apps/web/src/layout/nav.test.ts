@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../test/fixtures';
+import { activeNavItem, NAV_ITEMS, type NavItem, subjectOf, visibleNavItems } from './nav';
+
+/** As if every feature had shipped, so permissions alone decide. */
+const allReady: NavItem[] = NAV_ITEMS.map((i) => ({ ...i, ready: true }));
+const labels = (items: NavItem[]) => items.map((i) => i.label);
+
+const agent = makeUser({ roles: ['agent'] });
+const admin = makeUser({ roles: ['sub_admin', 'admin'], admin: true });
+const basic = makeUser({ roles: ['basic'], basic: true });
+
+describe('visibleNavItems', () => {
+  it('shows only ready entries: an agent does not get Admin, an admin does', () => {
+    expect(labels(visibleNavItems(subjectOf(agent)))).toEqual(['Dashboard', 'Contacts', 'Imports', 'Profile']);
+    expect(labels(visibleNavItems(subjectOf(admin)))).toEqual([
+      'Dashboard',
+      'Contacts',
+      'Imports',
+      'Team',
+      'Admin',
+      'Profile',
+    ]);
+  });
+
+  it('gives an agent the working areas but not Team or Admin', () => {
+    const shown = labels(visibleNavItems(subjectOf(agent), allReady));
+    expect(shown).toEqual(
+      expect.arrayContaining(['Dashboard', 'Contacts', 'Imports', 'SMS', 'Dialer', 'Reports', 'Follow-ups', 'Profile']),
+    );
+    expect(shown).not.toContain('Team');
+    expect(shown).not.toContain('Admin');
+    // training_app is off by default
+    expect(shown).not.toContain('Trainings');
+  });
+
+  it('gives an admin Team and Admin', () => {
+    const shown = labels(visibleNavItems(subjectOf(admin), allReady));
+    expect(shown).toContain('Team');
+    expect(shown).toContain('Admin');
+  });
+
+  it('takes reports, follow-ups, SMS and workflows away from a basic user', () => {
+    const shown = labels(visibleNavItems(subjectOf(basic), allReady));
+    for (const gone of ['Reports', 'Follow-ups', 'SMS', 'Workflows', 'Imports', 'Team', 'Admin']) {
+      expect(shown).not.toContain(gone);
+    }
+    expect(shown).toEqual(expect.arrayContaining(['Dashboard', 'Contacts', 'Dialer', 'Profile']));
+  });
+
+  it('removes SMS when the sms_campaigns flag is off, even when ready', () => {
+    const off = makeUser({ features: { ...agent.features, sms_campaigns: false } });
+    expect(labels(visibleNavItems(subjectOf(agent), allReady))).toContain('SMS');
+    expect(labels(visibleNavItems(subjectOf(off), allReady))).not.toContain('SMS');
+  });
+
+  it('honours an entry that requires a feature directly', () => {
+    const items: NavItem[] = [{ label: 'Products', to: '/products', icon: 'admin', feature: 'products', ready: true }];
+    expect(visibleNavItems(subjectOf(agent), items)).toEqual([]);
+    const on = makeUser({ features: { ...agent.features, products: true } });
+    expect(labels(visibleNavItems(subjectOf(on), items))).toEqual(['Products']);
+  });
+});
+
+describe('activeNavItem', () => {
+  it('prefers the longest match', () => {
+    expect(activeNavItem('/contacts/imports/3', allReady)?.label).toBe('Imports');
+    expect(activeNavItem('/contacts/12', allReady)?.label).toBe('Contacts');
+    expect(activeNavItem('/', allReady)?.label).toBe('Dashboard');
+    expect(activeNavItem('/nowhere', allReady)).toBeUndefined();
+  });
+});

@@ -1,0 +1,220 @@
+/**
+ * Bulk actions on the selection. Every action first shows how many contacts it will touch (the server counts the
+ * selection, so "all matching" means the whole filtered set), then runs and reports what happened.
+ */
+import { type ContactListRow, can } from '@harbor/shared';
+import { Alert, Button, Group, Menu, Modal, NativeSelect, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconChevronDown } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '../../api/client';
+import {
+  countSelection,
+  destroyAll,
+  exportContacts,
+  listGroups,
+  listOwners,
+  listPools,
+  mergeContacts,
+  restoreAll,
+  transferGroup,
+  updateGroup,
+  updateTags,
+} from '../../api/contacts-list';
+import { useCurrentUser } from '../../auth/session';
+import { subjectOf } from '../../layout/nav';
+import type { ContactsList } from './useContactsList';
+
+type Action = 'add_tags' | 'remove_tags' | 'group' | 'transfer' | 'delete' | 'restore' | 'csv' | 'xlsx' | 'merge';
+const TITLES: Record<Action, string> = {
+  add_tags: 'Add tags',
+  remove_tags: 'Remove tags',
+  group: 'Change group',
+  transfer: 'Transfer contacts',
+  delete: 'Delete contacts',
+  restore: 'Restore contacts',
+  csv: 'Export CSV',
+  xlsx: 'Export XLSX',
+  merge: 'Merge duplicates',
+};
+
+const tagList = (raw: string) =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((name) => ({ name }));
+
+function ActionForm({ action, list, onDone }: { action: Action; list: ContactsList; onDone: () => void }) {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const sel = list.selection;
+  const count = useQuery({ queryKey: ['selection-count', JSON.stringify(sel)], queryFn: () => countSelection(sel) });
+  const groups = useQuery({ queryKey: ['groups'], queryFn: listGroups, enabled: action === 'group' });
+  const owners = useQuery({ queryKey: ['owners'], queryFn: listOwners, enabled: action === 'transfer' });
+  const pools = useQuery({ queryKey: ['pools'], queryFn: listPools, enabled: action === 'transfer' });
+  const [tags, setTags] = useState('');
+  const [groupId, setGroupId] = useState('');
+  const [target, setTarget] = useState('');
+  const rows = (list.query.data?.data ?? []).filter((r: ContactListRow) => list.selected.has(r.id));
+  const [keep, setKeep] = useState(rows[0] ? String(rows[0].id) : '');
+
+  const run = useMutation({
+    mutationFn: async (): Promise<string> => {
+      switch (action) {
+        case 'add_tags':
+        case 'remove_tags': {
+          const r = await updateTags(sel, tagList(tags), action === 'add_tags' ? 'add' : 'remove');
+          return `${r.count} contacts ${action === 'add_tags' ? 'tagged' : 'untagged'}.`;
+        }
+        case 'group':
+          return `${(await updateGroup(sel, groupId ? Number(groupId) : null)).count} contacts moved.`;
+        case 'transfer': {
+          const [kind, id] = target.split(':');
+          const a = await transferGroup(sel, kind === 'pool' ? { to_pool_id: Number(id) } : { to_user_id: Number(id) });
+          navigate(`/contacts/transfers?attempt=${a.id}`);
+          return `Transfer of ${a.total} contacts started.`;
+        }
+        case 'delete':
+          return `${(await destroyAll(sel)).count} contacts deleted.`;
+        case 'restore':
+          return `${(await restoreAll(sel)).count} contacts restored.`;
+        case 'csv':
+        case 'xlsx':
+          await exportContacts(sel, action);
+          return 'Export downloaded.';
+        case 'merge': {
+          const others = [...list.selected].filter((id) => id !== Number(keep));
+          const r = await mergeContacts(Number(keep), others);
+          return `${r.merged_ids.length + 1} contacts merged into one.`;
+        }
+      }
+    },
+    onSuccess: (message) => {
+      notifications.show({ message, color: 'green' });
+      list.clearSelection();
+      void qc.invalidateQueries({ queryKey: ['contacts'] });
+      onDone();
+    },
+  });
+
+  const n = count.data?.count;
+  const needsTags = action === 'add_tags' || action === 'remove_tags';
+  const ready = (!needsTags || tagList(tags).length > 0) && (action !== 'transfer' || target !== '');
+  return (
+    <Stack>
+      <Text role="status">
+        {n === undefined ? 'Counting the selection…' : `This will affect ${n.toLocaleString()} contacts.`}
+      </Text>
+      {(action === 'add_tags' || action === 'remove_tags') && (
+        <TextInput
+          label="Tag names"
+          description="Comma separated"
+          value={tags}
+          onChange={(e) => setTags(e.currentTarget.value)}
+        />
+      )}
+      {action === 'group' && (
+        <NativeSelect
+          label="Group"
+          value={groupId}
+          onChange={(e) => setGroupId(e.currentTarget.value)}
+          data={[
+            { value: '', label: 'No group' },
+            ...(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name })),
+          ]}
+        />
+      )}
+      {action === 'transfer' && (
+        <NativeSelect
+          label="Transfer to"
+          value={target}
+          onChange={(e) => setTarget(e.currentTarget.value)}
+          data={[
+            { value: '', label: 'Choose an agent or a pool' },
+            ...(owners.data ?? []).map((o) => ({ value: `user:${o.id}`, label: o.name })),
+            ...(pools.data ?? []).map((p) => ({ value: `pool:${p.id}`, label: `Pool: ${p.name}` })),
+          ]}
+        />
+      )}
+      {action === 'merge' && (
+        <Radio.Group label="Keep this contact" value={keep} onChange={setKeep}>
+          <Stack gap={4} mt={4}>
+            {rows.map((r) => (
+              <Radio
+                key={r.id}
+                value={String(r.id)}
+                label={`${r.first_name} ${r.last_name} (#${r.number}, ${r.email ?? 'no email'})`}
+              />
+            ))}
+          </Stack>
+        </Radio.Group>
+      )}
+      {run.isError && (
+        <Alert color="red" role="alert">
+          {run.error instanceof Error && !('status' in run.error) ? run.error.message : errorMessage(run.error)}
+        </Alert>
+      )}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button
+          color={action === 'delete' ? 'red' : undefined}
+          onClick={() => run.mutate()}
+          loading={run.isPending}
+          disabled={!ready || n === undefined || n === 0}
+        >
+          {TITLES[action]}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+export function BulkActions({ list }: { list: ContactsList }) {
+  const [action, setAction] = useState<Action | null>(null);
+  const transfer = can(subjectOf(useCurrentUser()), 'contacts.transfer');
+  const deleted = list.state.group === 'deleted';
+  // A merge shows every contact it touches, so all of them must be on the page in view.
+  const onPage = new Set((list.query.data?.data ?? []).map((r) => r.id));
+  const mergeable = !list.allMatching && list.selected.size >= 2 && [...list.selected].every((id) => onPage.has(id));
+  const item = (a: Action, disabled = false) => (
+    <Menu.Item onClick={() => setAction(a)} disabled={disabled}>
+      {TITLES[a]}
+    </Menu.Item>
+  );
+  return (
+    <>
+      <Menu>
+        <Menu.Target>
+          <Button rightSection={<IconChevronDown size={16} />} disabled={!list.hasSelection}>
+            Bulk actions
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {deleted ? (
+            item('restore')
+          ) : (
+            <>
+              {item('add_tags')}
+              {item('remove_tags')}
+              {item('group')}
+              {transfer && item('transfer')}
+              {item('merge', !mergeable)}
+              {item('delete')}
+            </>
+          )}
+          <Menu.Divider />
+          {item('csv')}
+          {item('xlsx')}
+        </Menu.Dropdown>
+      </Menu>
+      <Modal opened={action !== null} onClose={() => setAction(null)} title={action ? TITLES[action] : ''}>
+        {action && <ActionForm action={action} list={list} onDone={() => setAction(null)} />}
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,227 @@
+import type { ContactDetail, CurrentUser } from '@harbor/shared';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CurrentUserContext } from '../../auth/session';
+import { click, findButton, findByLabel, findByText, mount, queryByText, type, unmount, waitFor } from '../../test/dom';
+import { makeUser } from '../../test/fixtures';
+import { ContactDetailPage } from './ContactDetailPage';
+import { toBody } from './ContactForm';
+
+const json = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+
+const contact: ContactDetail = {
+  id: 5,
+  number: 100005,
+  type: 'lead',
+  first_name: 'Mary',
+  last_name: 'Smith',
+  full_name: 'Mary Smith',
+  email: 'mary@gmial.com',
+  email_status: 'unknown',
+  phone: '1-502-555-0143',
+  phone_type: null,
+  secondary_phone: null,
+  date_of_birth: '1959-03-02',
+  age: 67,
+  gender: 'female',
+  gender_label: 'Female',
+  language: null,
+  address: null,
+  address2: null,
+  city: 'Louisville',
+  state: 'KY',
+  zip: null,
+  county: null,
+  medicare_number: null,
+  part_a_effective: null,
+  part_b_effective: null,
+  status: { id: 1, name: 'New', color: 'blue' },
+  agentflow_status: null,
+  source: null,
+  api_vendor: null,
+  category: null,
+  owner: { id: 7, name: 'Ada Lovelace' },
+  pool: null,
+  group: null,
+  tags: [{ id: 3, name: 'T65', color: 'purple' }],
+  linked_contact: null,
+  note: null,
+  is_new: false,
+  last_activity: null,
+  deleted_at: null,
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+  timeline: [
+    { id: 1, kind: 'created', data: {}, actor: { id: 7, name: 'Ada Lovelace' }, created_at: '2026-01-01T00:00:00Z' },
+  ],
+};
+
+function server(routes: Record<string, (body: unknown) => Response>) {
+  const seen: Array<{ key: string; body: unknown }> = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init: RequestInit = {}) => {
+      const url = new URL(String(input), window.location.origin);
+      const key = `${init.method ?? 'GET'} ${url.pathname}`;
+      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+      seen.push({ key, body });
+      await new Promise((r) => setTimeout(r, 0));
+      const route = routes[key];
+      if (!route) throw new Error(`Unexpected request ${key}`);
+      return route(body);
+    }),
+  );
+  return seen;
+}
+
+const lookups = {
+  'GET /v1/statuses': () =>
+    json(200, {
+      data: [
+        { id: 1, name: 'New', color: 'blue', position: 0, active: true },
+        { id: 2, name: 'Sold', color: 'green', position: 1, active: true },
+      ],
+    }),
+  'GET /v1/agentflow_statuses': () => json(200, { groups: [], ungrouped: [] }),
+  'GET /v1/sources': () => json(200, { data: [] }),
+  'GET /v1/groups': () => json(200, { data: [] }),
+  'PATCH /v1/tags': () =>
+    json(200, {
+      data: [{ id: 3, name: 'T65', color: 'purple', contacts_count: 1 }],
+      meta: { current_page: 1, limit: 500, total_count: 1, total_pages: 1 },
+    }),
+  'GET /v1/health': () => json(200, {}),
+};
+
+async function render(path: string, user: CurrentUser = makeUser()) {
+  const router = createMemoryRouter([{ path: '/contacts/:number', element: <ContactDetailPage /> }], {
+    initialEntries: [path],
+  });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  await mount(
+    <QueryClientProvider client={client}>
+      <CurrentUserContext.Provider value={user}>
+        <MantineProvider>
+          <RouterProvider router={router} />
+        </MantineProvider>
+      </CurrentUserContext.Provider>
+    </QueryClientProvider>,
+  );
+}
+
+afterEach(async () => {
+  await unmount();
+  vi.unstubAllGlobals();
+});
+
+describe('ContactDetailPage', () => {
+  it('shows the header, and a note added goes to the server and the list', async () => {
+    let notes: unknown[] = [];
+    const seen = server({
+      ...lookups,
+      'GET /v1/contacts/100005': () => json(200, contact),
+      'GET /v1/contacts/100005/notes': () => json(200, { data: notes }),
+      'POST /v1/contacts/100005/notes': (body) => {
+        const note = {
+          id: 9,
+          body: (body as { body: string }).body,
+          author: { id: 7, name: 'Ada Lovelace' },
+          created_at: '2026-01-02T00:00:00Z',
+          updated_at: '2026-01-02T00:00:00Z',
+        };
+        notes = [note];
+        return json(201, note);
+      },
+    });
+    await render('/contacts/100005?tab=notes');
+    await findByText('Mary Smith');
+    expect(queryByText('T65')).not.toBeNull();
+    await type(await findByLabel('New note'), 'Wants a Part D quote');
+    await click(await findButton('Add note'));
+    await findByText('Wants a Part D quote');
+    const post = await waitFor(() => seen.find((s) => s.key === 'POST /v1/contacts/100005/notes'), 'the note POST');
+    expect(post.body).toEqual({
+      body: 'Wants a Part D quote',
+    });
+  });
+
+  it('shows the offline validation result with the suggestion', async () => {
+    server({
+      ...lookups,
+      'GET /v1/contacts/100005': () => json(200, contact),
+      'PATCH /v1/contacts/100005/validate_email': () =>
+        json(200, {
+          email_status: 'invalid',
+          valid: false,
+          reasons: ['looks like a misspelling of gmail.com'],
+          suggestion: 'mary@gmail.com',
+          mailbox_checked: false,
+          contact: { ...contact, email_status: 'invalid' },
+        }),
+    });
+    await render('/contacts/100005');
+    await click(await findButton('Validate email'));
+    await findByText(/Did you mean mary@gmail.com\?/);
+  });
+
+  it('says so when the contact cannot be seen', async () => {
+    server({ ...lookups, 'GET /v1/contacts/100999': () => json(404, { errors: { contact: ['not found'] } }) });
+    await render('/contacts/100999');
+    await waitFor(() => queryByText('not found'), 'the not-found message');
+  });
+});
+
+describe('owner picker on the Edit tab', () => {
+  it('is not shown to an agent, whose role the owners list refuses', async () => {
+    const seen = server({ ...lookups, 'GET /v1/contacts/100005': () => json(200, contact) });
+    await render('/contacts/100005');
+    await findByLabel('First name');
+    expect([...document.querySelectorAll('label')].some((l) => l.textContent?.startsWith('Owner'))).toBe(false);
+    expect(seen.some((s) => s.key === 'GET /v1/admin/users/owners')).toBe(false);
+  });
+
+  it('lets a manager hand the contact to someone in reach, sending owner_id', async () => {
+    const owners = [
+      { id: 7, name: 'Ada Lovelace', email: 'ada@example.test', roles: ['agent'] },
+      { id: 8, name: 'Grace Hopper', email: 'grace@example.test', roles: ['agent'] },
+      { id: 9, name: 'Alan Turing', email: 'alan@example.test', roles: ['agent'] },
+    ];
+    const seen = server({
+      ...lookups,
+      'GET /v1/contacts/100005': () => json(200, contact),
+      'GET /v1/admin/users/owners': () => json(200, { data: owners }),
+      'PATCH /v1/contacts/100005': () => json(200, { ...contact, owner: { id: 8, name: 'Grace Hopper' } }),
+    });
+    await render(
+      '/contacts/100005',
+      makeUser({ roles: ['manager'], permissions: ['users.manage'], favorite_users: [9] }),
+    );
+    const owner = (await findByLabel('Owner')) as HTMLInputElement;
+    await waitFor(() => owner.value === 'Ada Lovelace (ada@example.test)' || null, 'the current owner');
+    await click(owner);
+    await findByText('Grace Hopper (grace@example.test)');
+    // The manager's favourite comes first.
+    const listed = [...document.querySelectorAll('[role="option"]')].map((o) => o.textContent);
+    expect(listed[0]).toBe('Alan Turing (alan@example.test)');
+    await click(await findByText('Grace Hopper (grace@example.test)'));
+    await click(await findButton('Save changes'));
+    await waitFor(() => seen.find((s) => s.key === 'PATCH /v1/contacts/100005'), 'the save');
+    expect(seen.find((s) => s.key === 'PATCH /v1/contacts/100005')?.body).toEqual({ owner_id: 8 });
+  });
+});
+
+describe('toBody', () => {
+  it('sends only changed fields, nulls for cleared ones and numbers for ids', () => {
+    const start = { first_name: 'Mary', city: 'Louisville', status_id: '1', zip: '' };
+    expect(toBody({ ...start, city: '', status_id: '2' }, start, null)).toEqual({ city: null, status_id: 2 });
+    expect(toBody(start, start, [3])).toEqual({ tag_ids: [3] });
+    expect(toBody({ ...start, owner_id: '' }, { ...start, owner_id: '' }, null)).toEqual({});
+    expect(toBody({ ...start, owner_id: '8' }, { ...start, owner_id: '7' }, null)).toEqual({ owner_id: 8 });
+  });
+});

@@ -1,0 +1,85 @@
+/** /contacts/:number: the contact header, then tabs for details, notes, files, holdings, more and the timeline. */
+import { Alert, Loader, Stack, Tabs } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useParams, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { type Contact, contactsApi } from '../../api/contacts';
+import { ContactForm } from './ContactForm';
+import { ContactHeader } from './ContactHeader';
+import { FilesPanel } from './FilesPanel';
+import { HoldingsPanel } from './HoldingsPanel';
+import { MorePanel } from './MorePanel';
+import { NotesPanel } from './NotesPanel';
+import { Timeline } from './Timeline';
+
+const TABS = [
+  { value: 'details', label: 'Details' },
+  { value: 'notes', label: 'Notes' },
+  { value: 'files', label: 'Files' },
+  { value: 'holdings', label: 'Policies & securities' },
+  { value: 'more', label: 'More' },
+  { value: 'timeline', label: 'Timeline' },
+] as const;
+
+export function ContactDetailPage() {
+  const { number = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const qc = useQueryClient();
+  const key = ['contact', Number(number), 'detail'];
+  const query = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => contactsApi.show(number, { signal }),
+    enabled: /^\d+$/.test(number),
+  });
+  const tab = TABS.some((t) => t.value === params.get('tab')) ? (params.get('tab') as string) : 'details';
+  const put = (c: Contact) => qc.setQueryData(key, c);
+  const refetch = () => void qc.invalidateQueries({ queryKey: key });
+
+  if (!/^\d+$/.test(number)) return <Alert color="red">That is not a contact number.</Alert>;
+  if (query.isPending) return <Loader aria-label="Loading the contact" />;
+  if (query.isError)
+    return (
+      <Alert color="red" role="alert">
+        {errorMessage(query.error, 'This contact could not be loaded.')}
+      </Alert>
+    );
+  const contact = query.data;
+  const n = contact.number;
+  return (
+    <Stack>
+      <ContactHeader key={`${n}-${contact.updated_at}`} contact={contact} onChanged={put} />
+      <Tabs value={tab} onChange={(v) => v && setParams({ tab: v })} keepMounted={false}>
+        <Tabs.List>
+          {TABS.map((t) => (
+            <Tabs.Tab key={t.value} value={t.value}>
+              {t.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="details" pt="md">
+          <ContactForm
+            key={contact.updated_at}
+            contact={contact}
+            submitLabel="Save changes"
+            onSubmit={async (body) => put(await contactsApi.update(n, body))}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="notes" pt="md">
+          <NotesPanel number={n} onChanged={refetch} />
+        </Tabs.Panel>
+        <Tabs.Panel value="files" pt="md">
+          <FilesPanel number={n} onChanged={refetch} />
+        </Tabs.Panel>
+        <Tabs.Panel value="holdings" pt="md">
+          <HoldingsPanel number={n} onChanged={refetch} />
+        </Tabs.Panel>
+        <Tabs.Panel value="more" pt="md">
+          <MorePanel contact={contact} onChanged={put} />
+        </Tabs.Panel>
+        <Tabs.Panel value="timeline" pt="md">
+          <Timeline contact={contact} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

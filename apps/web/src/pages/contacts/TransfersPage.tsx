@@ -1,0 +1,192 @@
+/** /contacts/transfers: transfer attempts (15 a page), one attempt's progress and logs (50 a page), and revert. */
+import type { TransferAttempt } from '@harbor/shared';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Pagination,
+  Progress,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { getTransferAttempt, getTransferLogs, listTransferAttempts, revertTransfer } from '../../api/contacts-list';
+
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+const target = (a: TransferAttempt) => a.to_user?.name ?? (a.to_pool ? `Pool: ${a.to_pool.name}` : '—');
+
+export function statusLabel(a: TransferAttempt): { label: string; color: string } {
+  if (a.reverting) return { label: 'reverting', color: 'orange' };
+  if (a.reverted) return { label: 'reverted', color: 'gray' };
+  if (a.status === 'complete') return { label: 'complete', color: 'green' };
+  if (a.status === 'failed') return { label: 'failed', color: 'red' };
+  return { label: a.status, color: 'blue' };
+}
+
+function AttemptDetail({ id }: { id: number }) {
+  const qc = useQueryClient();
+  const [page, setPage] = useState(1);
+  const attempt = useQuery({
+    queryKey: ['transfer_attempt', id],
+    queryFn: () => getTransferAttempt(id),
+    // Poll while it moves (or moves back); stop once it settles.
+    refetchInterval: (q) =>
+      q.state.data && (q.state.data.reverting || ['pending', 'processing'].includes(q.state.data.status))
+        ? 1000
+        : false,
+  });
+  const logs = useQuery({ queryKey: ['transfer_logs', id, page], queryFn: () => getTransferLogs(id, page) });
+  const revert = useMutation({
+    mutationFn: () => revertTransfer(id),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['transfer_attempt', id] });
+      void qc.invalidateQueries({ queryKey: ['transfer_attempts'] });
+    },
+  });
+  const a = attempt.data;
+  if (!a)
+    return attempt.isError ? (
+      <Alert color="red">{errorMessage(attempt.error)}</Alert>
+    ) : (
+      <Loader aria-label="Loading the transfer" />
+    );
+  const s = statusLabel(a);
+  const canRevert = !a.reverted && !a.reverting && ['complete', 'failed'].includes(a.status);
+  return (
+    <Card withBorder component="section" aria-label={`Transfer ${a.id}`}>
+      <Stack>
+        <Group justify="space-between">
+          <Title order={3} size="h4">
+            Transfer #{a.id} to {target(a)}
+          </Title>
+          <Badge color={s.color} aria-label={`Status ${s.label}`}>
+            {s.label}
+          </Badge>
+        </Group>
+        <Progress value={a.total ? (100 * a.processed) / a.total : 0} aria-label="Transfer progress" />
+        <Text size="sm">
+          {a.processed.toLocaleString()} of {a.total.toLocaleString()} contacts moved · started {when(a.created_at)} by{' '}
+          {a.created_by?.name ?? '—'}
+          {a.completed_at ? ` · completed ${when(a.completed_at)}` : ''}
+        </Text>
+        {a.error && (
+          <Alert color="red" role="alert">
+            {a.error}
+          </Alert>
+        )}
+        {revert.isError && (
+          <Alert color="red" role="alert">
+            {errorMessage(revert.error)}
+          </Alert>
+        )}
+        {canRevert && (
+          <Group>
+            <Button color="orange" onClick={() => revert.mutate()} loading={revert.isPending}>
+              Revert transfer
+            </Button>
+          </Group>
+        )}
+        <Table aria-label="Transferred contacts">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Contact</Table.Th>
+              <Table.Th>From</Table.Th>
+              <Table.Th>To</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(logs.data?.data ?? []).map((l) => (
+              <Table.Tr key={l.id}>
+                <Table.Td>
+                  {l.contact ? (
+                    <Anchor component={Link} to={`/contacts/${l.contact.number}`}>
+                      {l.contact.name}
+                    </Anchor>
+                  ) : (
+                    '—'
+                  )}
+                </Table.Td>
+                <Table.Td>{l.from_user?.name ?? '—'}</Table.Td>
+                <Table.Td>{l.to_user?.name ?? target(a)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        {logs.data && logs.data.meta.total_pages > 1 && (
+          <Pagination total={logs.data.meta.total_pages} value={page} onChange={setPage} aria-label="Log pages" />
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+export function TransfersPage() {
+  const [params, setParams] = useSearchParams();
+  const [page, setPage] = useState(1);
+  const selected = Number(params.get('attempt')) || null;
+  const list = useQuery({ queryKey: ['transfer_attempts', page], queryFn: () => listTransferAttempts(page) });
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>Transfers</Title>
+        <Anchor component={Link} to="/contacts">
+          Back to contacts
+        </Anchor>
+      </Group>
+      {list.isError && (
+        <Alert color="red" role="alert">
+          {errorMessage(list.error)}
+        </Alert>
+      )}
+      {list.isPending && <Loader aria-label="Loading transfers" />}
+      {list.data && list.data.data.length === 0 && <Text c="dimmed">No transfers yet.</Text>}
+      {list.data && list.data.data.length > 0 && (
+        <Table highlightOnHover aria-label="Transfer attempts">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>#</Table.Th>
+              <Table.Th>To</Table.Th>
+              <Table.Th>Contacts</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Started</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.data.data.map((a) => {
+              const s = statusLabel(a);
+              return (
+                <Table.Tr key={a.id} style={{ cursor: 'pointer' }} onClick={() => setParams({ attempt: String(a.id) })}>
+                  <Table.Td>
+                    <Anchor component="button" onClick={() => setParams({ attempt: String(a.id) })}>
+                      {`Transfer ${a.id}`}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{target(a)}</Table.Td>
+                  <Table.Td>{a.total.toLocaleString()}</Table.Td>
+                  <Table.Td>
+                    <Badge color={s.color}>{s.label}</Badge>
+                  </Table.Td>
+                  <Table.Td>{when(a.created_at)}</Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      )}
+      {list.data && list.data.meta.total_pages > 1 && (
+        <Pagination total={list.data.meta.total_pages} value={page} onChange={setPage} aria-label="Transfer pages" />
+      )}
+      {selected && <AttemptDetail key={selected} id={selected} />}
+    </Stack>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The contacts list as people use it: an agent filters, saves a quick filter and tags three contacts; a manager
+ * opens the downline view, transfers contacts to another agent and reverts; an admin merges two duplicates; an
+ * export downloads and reads back. Screenshots land in test-results/ for a person to look at.
+ */
+import fs from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { SHOTS, signIn as signInOnly } from './helpers';
+
+async function signIn(page: Page, email: string) {
+  await signInOnly(page, email);
+  await expect(page).toHaveURL(/\/$/);
+  await page.getByRole('link', { name: 'Contacts' }).first().click();
+  await expect(page.getByRole('table', { name: 'Contacts' })).toBeVisible();
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/contacts-${name}.png`, fullPage: true });
+
+test('an agent filters, saves a quick filter and tags three contacts', async ({ page }) => {
+  await signIn(page, 'agent@demo.harbor.test');
+  await page.getByRole('button', { name: 'Add filter' }).click();
+  await page.getByLabel('Filter 1 field').selectOption('state');
+  await page.getByLabel('Filter 1 value').fill('FL');
+  await expect(page.getByRole('table', { name: 'Contacts' }).locator('tbody tr').first()).toContainText('FL');
+  await page.getByRole('button', { name: 'Quick filters' }).click();
+  await page.getByRole('menuitem', { name: 'Save current filter' }).click();
+  await page.getByLabel('Filter name').fill('Florida book');
+  await page.getByRole('button', { name: 'Save filter' }).click();
+  await page.getByRole('button', { name: 'Quick filters' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Florida book' })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  const boxes = page.getByRole('table', { name: 'Contacts' }).locator('tbody input[type=checkbox]');
+  for (let i = 0; i < 3; i++) await boxes.nth(i).check();
+  await page.getByRole('button', { name: 'Bulk actions' }).click();
+  await page.getByRole('menuitem', { name: 'Add tags' }).click();
+  await expect(page.getByText('This will affect 3 contacts.')).toBeVisible();
+  await page.getByLabel('Tag names').fill('Spring Call List');
+  await shot(page, 'agent-tagging');
+  await page.getByRole('dialog').getByRole('button', { name: 'Add tags' }).click();
+  await expect(page.getByText('3 contacts tagged.')).toBeVisible();
+  await expect(page.getByText('Spring Call List').first()).toBeVisible();
+  await shot(page, 'agent-tagged');
+});
+
+test('a manager transfers downline contacts to another agent, then reverts', async ({ page }) => {
+  await signIn(page, 'manager@demo.harbor.test');
+  await page.locator('label', { hasText: /^Downline$/ }).click();
+  await expect(page.getByRole('radio', { name: 'Downline' })).toBeChecked();
+  await page.getByLabel('Select this page').check();
+  await page.getByRole('button', { name: 'Bulk actions' }).click();
+  await page.getByRole('menuitem', { name: 'Transfer contacts' }).click();
+  await expect(page.getByText(/This will affect \d+ contacts\./)).toBeVisible();
+  const target = page.getByLabel('Transfer to');
+  // Another person of the downline, from the owners picker (/v1/admin/users/owners).
+  const agent = target.locator('option', { hasText: 'Tyler Brooks' });
+  await expect(agent).toHaveCount(1);
+  await target.selectOption((await agent.getAttribute('value'))!);
+  await page.getByRole('dialog').getByRole('button', { name: 'Transfer contacts' }).click();
+  await expect(page).toHaveURL(/\/contacts\/transfers\?attempt=\d+/);
+  await expect(page.getByLabel('Status complete')).toBeVisible({ timeout: 20_000 });
+  await shot(page, 'manager-transferred');
+  await page.getByRole('button', { name: 'Revert transfer' }).click();
+  await expect(page.getByLabel('Status reverted')).toBeVisible({ timeout: 20_000 });
+  await shot(page, 'manager-reverted');
+});
+
+test('an admin merges two duplicates', async ({ page }) => {
+  await signIn(page, 'admin@demo.harbor.test');
+  await page.getByLabel('Find duplicates').check({ force: true });
+  await expect(page.getByText('.dup@example.com').first()).toBeVisible();
+  const boxes = page.getByRole('table', { name: 'Contacts' }).locator('tbody input[type=checkbox]');
+  await boxes.nth(0).check();
+  await boxes.nth(1).check();
+  await page.getByRole('button', { name: 'Bulk actions' }).click();
+  await page.getByRole('menuitem', { name: 'Merge duplicates' }).click();
+  await expect(page.getByText('This will affect 2 contacts.')).toBeVisible();
+  await shot(page, 'admin-merge');
+  await page.getByRole('dialog').getByRole('button', { name: 'Merge duplicates' }).click();
+  await expect(page.getByText('2 contacts merged into one.')).toBeVisible();
+});
+
+test('an export downloads and reads back', async ({ page }) => {
+  await signIn(page, 'agent@demo.harbor.test');
+  await page.getByLabel('Select this page').check();
+  await page.getByRole('button', { name: 'Bulk actions' }).click();
+  await page.getByRole('menuitem', { name: 'Export CSV' }).click();
+  await expect(page.getByText(/This will affect \d+ contacts\./)).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('dialog').getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
+  const file = await download.path();
+  const lines = fs.readFileSync(file, 'utf8').trim().split(/\r?\n/);
+  expect(lines[0]).toContain('First Name');
+  expect(lines.length).toBeGreaterThan(1);
+});
