@@ -139,6 +139,37 @@ describe('live connection /cable', () => {
     expect(frames.some((f) => f.message?.title === 'not for you')).toBe(false);
     ws.close();
   });
+
+  it('replays to a late subscriber its own running and lately finished imports, not older or other people\'s', async () => {
+    const c = await signIn(t.app, DEMO('agent'));
+    const who = (email: string) =>
+      t.database.query<{ id: number; company_id: number }>('select id, company_id from users where email = $1', [email]);
+    const [me] = await who(DEMO('agent'));
+    const [other] = await who(DEMO('admin'));
+    const insert = (user: number, file: string, status: string, age: string) =>
+      t.database.query(
+        `insert into import_attempts (company_id, user_id, status, file_name, total, processed, created, updated_at)
+         values ($1, $2, $3, $4, 3, 3, 3, now() - $5::interval)`,
+        [me.company_id, user, status, file, age],
+      );
+    await insert(me.id, 'late-done.csv', 'completed', '5 seconds');
+    await insert(me.id, 'long-ago.csv', 'completed', '2 hours');
+    await insert(me.id, 'still-running.csv', 'processing', '2 hours');
+    await insert(other.id, 'not-mine.csv', 'completed', '5 seconds');
+    const { ws, frames } = await openCable(`harbor_session=${c.cookies.get('harbor_session')}`, `http://${base}`);
+    await until(() => frames.some((f) => f.type === 'welcome'));
+    const identifier = JSON.stringify({ channel: 'ContactsImportChannel' });
+    ws.send(JSON.stringify({ command: 'subscribe', identifier }));
+    await until(() => frames.some((f) => f.message?.file_name === 'still-running.csv'));
+    const files = frames.filter((f) => f.identifier === identifier && f.message).map((f) => f.message.file_name);
+    expect(files.sort()).toEqual(['late-done.csv', 'still-running.csv']);
+    expect(frames.find((f) => f.message?.file_name === 'late-done.csv').message).toMatchObject({
+      status: 'completed',
+      created: 3,
+      total: 3,
+    });
+    ws.close();
+  });
 });
 
 describe('jobs', () => {

@@ -20,7 +20,7 @@ export const importsModule: Module = {
     });
     tenants.register('import_attempt', importAttemptTenant);
     tenants.register('import_setting', importSettingTenant);
-    registerImportChannel(channels);
+    registerImportChannel(channels, scope.deps.database.db);
     registerImportJob(scope.deps, (name, handler) => scope.deps.jobs.register(name, handler));
     registerUploadRoutes(scope);
     registerAttemptRoutes(scope);

@@ -1,12 +1,41 @@
 /** ContactsImportChannel: each person hears the progress of their own imports on their own stream. */
 import { IMPORTS_CHANNEL, type ImportAttemptStatus, type ImportProgressMessage } from '@harbor/shared';
+import { and, desc, eq, gt, inArray, or } from 'drizzle-orm';
+import type { Db } from '../../platform/db/client.js';
 import type { Bus } from '../../platform/live/bus.js';
 import type { ChannelRegistry } from '../../platform/live/channels.js';
+import { importAttempts } from './schema.js';
 
 export const importStream = (userId: number) => `user:${userId}:contacts_import`;
 
-export function registerImportChannel(channels: ChannelRegistry) {
-  channels.register({ name: IMPORTS_CHANNEL, streamFor: (auth) => importStream(auth.user.id) });
+/** How long a finished attempt is still replayed to a client that subscribes after it ended. */
+const CATCH_UP_MS = 10 * 60_000;
+
+export function registerImportChannel(channels: ChannelRegistry, db: Db) {
+  channels.register({
+    name: IMPORTS_CHANNEL,
+    streamFor: (auth) => importStream(auth.user.id),
+    // A small list finishes before the browser's subscribe arrives: replay the subscriber's running attempts and
+    // those that ended lately, so the process notification still reaches its end.
+    catchUp: async (auth) => {
+      const rows = await db
+        .select()
+        .from(importAttempts)
+        .where(
+          and(
+            eq(importAttempts.companyId, auth.company.id),
+            eq(importAttempts.userId, auth.user.id),
+            or(
+              inArray(importAttempts.status, ['pending', 'processing']),
+              gt(importAttempts.updatedAt, new Date(Date.now() - CATCH_UP_MS)),
+            ),
+          ),
+        )
+        .orderBy(desc(importAttempts.id))
+        .limit(20);
+      return rows.reverse().map(progressMessage);
+    },
+  });
 }
 
 export interface AttemptFigures {
@@ -22,8 +51,8 @@ export interface AttemptFigures {
   failed: number;
 }
 
-export function publishProgress(bus: Bus, a: AttemptFigures) {
-  const message: ImportProgressMessage = {
+function progressMessage(a: AttemptFigures): ImportProgressMessage {
+  return {
     id: a.id,
     status: a.status as ImportAttemptStatus,
     file_name: a.fileName,
@@ -34,5 +63,9 @@ export function publishProgress(bus: Bus, a: AttemptFigures) {
     skipped: a.skipped,
     failed: a.failed,
   };
+}
+
+export function publishProgress(bus: Bus, a: AttemptFigures) {
+  const message = progressMessage(a);
   void Promise.resolve(bus.publish(importStream(a.userId), message)).catch(() => {});
 }

@@ -76,7 +76,14 @@ function serve(app: FastifyInstance, channels: ChannelRegistry, socket: WebSocke
       if (!subs.has(identifier)) {
         subs.set(identifier, await bus.subscribe(stream, (message) => send({ identifier, message })));
       }
-      return send({ type: 'confirm_subscription', identifier });
+      send({ type: 'confirm_subscription', identifier });
+      try {
+        for (const message of (await channel?.catchUp?.(auth, params)) ?? []) send({ identifier, message });
+      } catch (error) {
+        // Catching up is a courtesy; live messages still flow if it fails.
+        req.log.warn({ err: error, channel: params.channel }, 'live catch-up failed');
+      }
+      return;
     }
     if (frame.command === 'unsubscribe') {
       await subs.get(identifier)?.();

@@ -7,6 +7,11 @@ import type { AuthContext } from '../auth/context.js';
 export interface ChannelDef {
   name: string;
   streamFor(auth: AuthContext, params: Record<string, unknown>): string | null;
+  /**
+   * Messages sent right after the subscription is confirmed, so a client that subscribes late (or reconnects) learns
+   * what it missed: a job may finish between the request that started it and the browser's subscribe.
+   */
+  catchUp?(auth: AuthContext, params: Record<string, unknown>): Promise<unknown[]>;
 }
 
 export class ChannelRegistry {
