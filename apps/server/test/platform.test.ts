@@ -140,10 +140,12 @@ describe('live connection /cable', () => {
     ws.close();
   });
 
-  it('replays to a late subscriber its own running and lately finished imports, not older or other people\'s', async () => {
+  it("replays to a late subscriber its own running and lately finished imports, not older or other people's", async () => {
     const c = await signIn(t.app, DEMO('agent'));
     const who = (email: string) =>
-      t.database.query<{ id: number; company_id: number }>('select id, company_id from users where email = $1', [email]);
+      t.database.query<{ id: number; company_id: number }>('select id, company_id from users where email = $1', [
+        email,
+      ]);
     const [me] = await who(DEMO('agent'));
     const [other] = await who(DEMO('admin'));
     const insert = (user: number, file: string, status: string, age: string) =>
