@@ -3,10 +3,11 @@
  * company, 10 levels deep, in a throwaway database that is dropped afterwards.
  *   node --import tsx bench/downline.ts          (DATABASE_URL, default postgres://root@127.0.0.1:5432/test)
  * Prints p50/p95 per kind of caller: a random user (mostly near the leaves, the common case), a second-level
- * manager (about a third of the tree) and the root (the whole tree), plus the plan of the root query.
+ * manager (about a third of the tree) and the root (the whole tree), the time to move a second-level manager (the
+ * triggers rewrite the stored paths below them), and the plan of the root query.
  */
 import crypto from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/platform/db/client.js';
 import { companies, users } from '../apps/server/src/platform/db/schema.js';
@@ -111,6 +112,16 @@ async function main() {
     await time('root, whole tree (count only)', levels[0], (id) =>
       db.execute(sql`SELECT count(*) FROM ${downlineIdsSql(c, id)} AS d(id)`),
     );
+    // The price of the stored paths: moving a manager rewrites the paths of everyone below them (triggers).
+    const [moved, target] = levels[1];
+    const below = (await downlineUserIds(db, c, moved)).length - 1;
+    const start = process.hrtime.bigint();
+    await db.update(users).set({ managerId: target }).where(eq(users.id, moved));
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    console.log(`move a second-level manager with ${below} below under another: ${ms.toFixed(1)} ms`);
+    const after = await downlineUserIds(db, c, target);
+    if (!after.includes(moved) || after.length < below + 2)
+      throw new Error('the moved subtree is not below its new upline');
     const root = levels[0][0];
     const plan = await db.execute(
       sql`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT count(*) FROM ${downlineIdsSql(c, root)} AS d(id)`,

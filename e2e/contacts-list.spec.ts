@@ -41,6 +41,19 @@ test('an agent filters, saves a quick filter and tags three contacts', async ({ 
   await expect(page.getByText('3 contacts tagged.')).toBeVisible();
   await expect(page.getByText('Spring Call List').first()).toBeVisible();
   await shot(page, 'agent-tagged');
+
+  // Deleting the saved filter asks first.
+  await page.getByRole('button', { name: 'Quick filters' }).click();
+  await page.getByRole('button', { name: 'Delete quick filter Florida book' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete quick filter' });
+  await expect(confirm).toContainText('Delete the quick filter "Florida book"? This cannot be undone.');
+  await page.waitForTimeout(300); // let the modal finish fading in: the screenshot is for a person to look at
+  await shot(page, 'agent-delete-quick-filter');
+  await confirm.getByRole('button', { name: 'Delete filter' }).click();
+  await expect(confirm).toBeHidden();
+  await page.getByRole('button', { name: 'Quick filters' }).click();
+  await expect(page.getByRole('menuitem', { name: 'Save current filter' })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: 'Florida book' })).toHaveCount(0);
 });
 
 test('a manager transfers downline contacts to another agent, then reverts', async ({ page }) => {

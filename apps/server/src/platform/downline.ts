@@ -1,7 +1,8 @@
 /**
  * The user tree of a company (users.manager_id = upline) and who a caller reaches in it. "Me and everyone below
- * me" is ONE recursive query walking the (company_id, manager_id) index, never a loop of queries: user admin, team,
- * contacts visibility and events all embed the same fragment.
+ * me" is ONE indexed lookup: users.tree_path (the ids from the top down to the user, kept by triggers on manager_id,
+ * migration user_tree_path_triggers) contains my id exactly for me and the people below me, and a GIN index answers
+ * `tree_path @> ARRAY[me]`. User admin, team, contacts visibility and events all embed the same fragment.
  * Measured in bench/downline.ts (10,000 users, depth 10).
  */
 import { effectiveRank, MANAGER_ROLES, type Role } from '@harbor/shared';
@@ -12,31 +13,19 @@ import { users } from './db/schema.js';
 
 /**
  * A subquery yielding the ids of `userId` and everyone below them, any depth, in `companyId`. Use it inside other
- * queries: `sql\`contacts.owner_id IN ${downlineIdsSql(c, u)}\``. UNION (not UNION ALL) makes a cycle in bad data
- * end instead of looping forever; the company is checked at the root and repeated in the recursive step so the walk
- * can never leave the tenant even if a manager_id points across companies. Deleted users are skipped (their
- * reports are moved up to their upline on delete, so nobody is cut off).
+ * queries: `sql\`contacts.owner_id IN ${downlineIdsSql(c, u)}\``. A path never crosses companies (the trigger
+ * starts a new tree at a manager of another company) and the company is checked too. Deleted users are left out
+ * but for the root (their reports are moved up to their upline on delete, so nobody is cut off).
  */
 export function downlineIdsSql(companyId: number, userId: number): SQL {
-  return sql`(WITH RECURSIVE downline(id) AS (
-    SELECT u.id FROM users u WHERE u.id = ${userId} AND u.company_id = ${companyId}
-    UNION
-    SELECT u.id FROM users u JOIN downline d ON u.manager_id = d.id
-    WHERE u.company_id = ${companyId} AND u.deleted_at IS NULL
-  ) SELECT id FROM downline)`;
+  return sql`(SELECT u.id FROM users u WHERE u.company_id = ${companyId}
+    AND u.tree_path @> ARRAY[${userId}::integer] AND (u.deleted_at IS NULL OR u.id = ${userId}))`;
 }
 
-/**
- * A subquery yielding the ids of `userId` and everyone above them (manager, their manager, ...) in `companyId`.
- * UNION ends a cycle in bad data; the company is repeated in the step so the walk never leaves the tenant.
- */
+/** A subquery yielding the ids of `userId` and everyone above them (manager, their manager, ...) in `companyId`. */
 export function uplineIdsSql(companyId: number, userId: number): SQL {
-  return sql`(WITH RECURSIVE upline(id, manager_id) AS (
-    SELECT u.id, u.manager_id FROM users u WHERE u.id = ${userId} AND u.company_id = ${companyId}
-    UNION
-    SELECT u.id, u.manager_id FROM users u JOIN upline p ON u.id = p.manager_id
-    WHERE u.company_id = ${companyId} AND u.deleted_at IS NULL
-  ) SELECT id FROM upline)`;
+  return sql`(SELECT p.id FROM users me CROSS JOIN LATERAL unnest(me.tree_path) AS p(id)
+    WHERE me.id = ${userId} AND me.company_id = ${companyId})`;
 }
 
 /** The ids of `userId` and everyone below them (deleted users excluded): the fragment alone, no outer scan. */
@@ -50,7 +39,13 @@ export async function isInDownline(db: Db, companyId: number, userId: number, ca
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, candidateId), sql`${users.id} IN ${downlineIdsSql(companyId, userId)}`));
+    .where(
+      and(
+        eq(users.id, candidateId),
+        eq(users.companyId, companyId),
+        sql`${users.treePath} @> ARRAY[${userId}::integer]`,
+      ),
+    );
   return Boolean(row);
 }
 

@@ -231,10 +231,28 @@ describe('POST /v1/contacts/import', () => {
 
   it('an agent cannot update contacts outside their book: those rows are skipped', async () => {
     // phones.csv is in the manager's book now; the agent's scrub finds them but may not touch them.
+    const preview = await upload(agent, '/v1/contacts/validate_import', fx('phones.csv'), { scrub_against: 'phone' });
+    expect(preview.body).toMatchObject({ to_create: 0, to_update: 0, to_skip: 7 });
     const a = await importAndWait(agent, '/v1/contacts/import', fx('phones.csv'), { scrub_against: 'phone' });
     expect(a).toMatchObject({ created: 0, updated: 0, skipped: 7 });
-    const [r] = await q("select reasons from import_rows where attempt_id = $1 and action = 'skip' limit 1", [a.id]);
-    expect(r.reasons).toBe('Matches a contact outside your book');
+    expect(await count("select count(*)::int n from contact_events where kind = 'import_updated'")).toBe(0);
+  });
+
+  it('keeps of a finished import only which contacts it created: no personal data stays in staging', async () => {
+    const a = await importAndWait(admin, '/v1/contacts/import', fx('invalid.csv'));
+    expect(a).toMatchObject({ status: 'completed', created: 2, failed: 4 });
+    const rows = await q('select * from import_rows where attempt_id = $1 order by row_no', [a.id]);
+    expect(rows.map((r) => r.action)).toEqual(['create', 'create']);
+    for (const r of rows) {
+      expect(r.contact_id).not.toBeNull();
+      const kept = Object.entries(r).filter(
+        ([k, v]) => v !== null && !['attempt_id', 'row_no', 'action', 'contact_id'].includes(k),
+      );
+      expect(kept).toEqual([]);
+    }
+    // What the rows are still for: deleting the attempt can remove the contacts it created.
+    const del = await admin.delete(`/v1/contacts/delete_import_attempts/${a.id}?remove_contacts=true`);
+    expect(del.body).toEqual({ deleted: true, contacts_removed: 2 });
   });
 
   it('owner: admins and managers may pick someone within reach, agents may not', async () => {

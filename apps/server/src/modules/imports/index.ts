@@ -5,6 +5,7 @@
 import multipart from '@fastify/multipart';
 import type { Module } from '../types.js';
 import { registerAttemptRoutes } from './attempts.js';
+import { registerCompactJob } from './compact.js';
 import { registerImportJob } from './job.js';
 import { registerImportChannel } from './progress.js';
 import { registerUploadRoutes } from './routes.js';
@@ -22,6 +23,7 @@ export const importsModule: Module = {
     tenants.register('import_setting', importSettingTenant);
     registerImportChannel(channels, scope.deps.database.db);
     registerImportJob(scope.deps, (name, handler) => scope.deps.jobs.register(name, handler));
+    registerCompactJob(scope.deps, (name, handler) => scope.deps.jobs.register(name, handler));
     registerUploadRoutes(scope);
     registerAttemptRoutes(scope);
     registerSettingRoutes(scope);

@@ -12,6 +12,7 @@ import type { Deps } from '../../platform/deps.js';
 import type { JobContext } from '../../platform/jobs/queue.js';
 import { reachOf, visibleContactsSql } from '../contacts/visibility.js';
 import { attachFromList } from './attachments.js';
+import { COMPACT_JOB } from './compact.js';
 import { classify, countActions, dumpTimes, writeChunk } from './engine.js';
 import { ensureTags, ensureVendor, type ImportOptions } from './options.js';
 import { inspectFile } from './parse/read.js';
@@ -162,7 +163,8 @@ async function finish(deps: Deps, attemptId: number) {
     })
     .where(eq(importAttempts.id, attemptId))
     .returning();
-  // Staging rows stay (invalid-row download, removing created contacts); the upload itself is no longer needed.
+  // The upload is no longer needed, nor the personal data in the staging rows (compact.ts).
+  if (done) await deps.jobs.enqueue(COMPACT_JOB, { attemptId }, { companyId: done.companyId });
   if (done?.filePath) {
     await fs.rm(done.filePath, { force: true });
     if (done.options.zipPath) await fs.rm(String(done.options.zipPath), { force: true });

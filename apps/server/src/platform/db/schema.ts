@@ -51,6 +51,11 @@ export const users = pgTable(
     businessUnitId: integer('business_unit_id').references(() => businessUnits.id),
     /** The upline: users form a tree per company (downline = everyone below). */
     managerId: integer('manager_id'),
+    /**
+     * The ids from the top of the tree down to this user, inclusive. Kept by triggers on manager_id (migration
+     * user_tree_path), so "me and everyone below me" is one GIN lookup (`tree_path @> ARRAY[me]`), not a walk.
+     */
+    treePath: integer('tree_path').array().notNull().default(sql`'{}'::integer[]`),
     number: text('number').notNull(),
     email: text('email').notNull(),
     username: text('username').notNull(),
@@ -110,8 +115,7 @@ export const users = pgTable(
     uniqueIndex('users_username_lower').on(sql`lower(${t.username})`),
     uniqueIndex('users_company_number').on(t.companyId, t.number),
     index('users_company_manager').on(t.companyId, t.managerId),
-    // The downline walk (platform/downline.ts) reads only these three columns of live users: an index-only scan.
-    index('users_downline').on(t.companyId, t.managerId, t.id).where(sql`${t.deletedAt} IS NULL`),
+    index('users_tree_path').using('gin', t.treePath),
     uniqueIndex('users_webpage_subdomain').on(sql`lower(${t.webpageSubdomain})`),
   ],
 );

@@ -10,6 +10,7 @@ import {
   NativeSelect,
   SegmentedControl,
   Stack,
+  Text,
   TextInput,
 } from '@mantine/core';
 import { IconFilter, IconStar, IconTrash, IconX } from '@tabler/icons-react';
@@ -105,9 +106,15 @@ export function ContactsToolbar({ list }: { list: ContactsList }) {
     mutationFn: (name: string) => saveQuickFilter(name, { ...state } as unknown as Record<string, unknown>),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['quick_filters'] }),
   });
+  // A saved filter is someone's work: the trash icon asks before it deletes.
+  const [toDelete, setToDelete] = useState<{ id: number; name: string } | null>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
   const remove = useMutation({
     mutationFn: deleteQuickFilter,
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['quick_filters'] }),
+    onSuccess: () => {
+      setToDelete(null);
+      return qc.invalidateQueries({ queryKey: ['quick_filters'] });
+    },
   });
   const setFilters = (filters: SearchEntry[]) => setState({ filters });
   const [saving, setSaving] = useState(false);
@@ -172,7 +179,7 @@ export function ContactsToolbar({ list }: { list: ContactsList }) {
         >
           Add filter
         </Button>
-        <Menu>
+        <Menu opened={menuOpen} onChange={setMenuOpen}>
           <Menu.Target>
             <Button variant="light" leftSection={<IconStar size={16} />}>
               Quick filters
@@ -185,7 +192,10 @@ export function ContactsToolbar({ list }: { list: ContactsList }) {
                 <ActionIcon
                   variant="subtle"
                   aria-label={`Delete quick filter ${f.name}`}
-                  onClick={() => remove.mutate(f.id)}
+                  onClick={() => {
+                    setMenuOpen(false);
+                    setToDelete({ id: f.id, name: f.name });
+                  }}
                 >
                   <IconTrash size={14} />
                 </ActionIcon>
@@ -197,6 +207,19 @@ export function ContactsToolbar({ list }: { list: ContactsList }) {
           </Menu.Dropdown>
         </Menu>
       </Group>
+      <Modal opened={toDelete !== null} onClose={() => setToDelete(null)} title="Delete quick filter">
+        <Stack>
+          <Text size="sm">Delete the quick filter "{toDelete?.name}"? This cannot be undone.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setToDelete(null)}>
+              Cancel
+            </Button>
+            <Button color="red" loading={remove.isPending} onClick={() => toDelete && remove.mutate(toDelete.id)}>
+              Delete filter
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
       <Modal opened={saving} onClose={() => setSaving(false)} title="Save quick filter">
         <form
           onSubmit={(e) => {

@@ -1,0 +1,60 @@
+/**
+ * A finished import's staging rows hold a copy of every person in the file: names, dates of birth, Medicare numbers.
+ * Afterwards only one fact is needed: which contacts the import created, because deleting the attempt may remove
+ * them. A durable job, queued when an attempt completes, drops everything else in two set-based statements. Failed
+ * attempts keep their rows: a retry resumes from them.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps.js';
+import type { JobContext } from '../../platform/jobs/queue.js';
+import { importAttempts } from './schema.js';
+
+export const COMPACT_JOB = 'imports.compact';
+
+const PERSONAL = [
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'secondary_phone',
+  'date_of_birth',
+  'gender',
+  'language',
+  'address',
+  'address2',
+  'city',
+  'state',
+  'zip',
+  'county',
+  'medicare_number',
+  'part_a_effective',
+  'part_b_effective',
+  'tags',
+  'attachment',
+  'extra',
+  'raw',
+  'reasons',
+];
+
+export async function compactStaging(deps: Deps, attemptId: number) {
+  const db = deps.database.db;
+  const [attempt] = await db
+    .select({ status: importAttempts.status })
+    .from(importAttempts)
+    .where(eq(importAttempts.id, attemptId));
+  // A deleted attempt took its rows with it; a failed one needs them to resume.
+  if (attempt?.status !== 'completed') return;
+  await db.execute(sql`delete from import_rows
+    where attempt_id = ${attemptId} and (action is distinct from 'create' or contact_id is null)`);
+  const clear = sql.raw(PERSONAL.map((c) => `${c} = null`).join(', '));
+  await db.execute(sql`update import_rows set ${clear}
+    where attempt_id = ${attemptId} and (first_name is not null or last_name is not null or phone is not null
+      or email is not null or raw is not null or extra is not null or medicare_number is not null)`);
+}
+
+export function registerCompactJob(
+  deps: Deps,
+  register: (name: string, h: (ctx: JobContext) => Promise<void>) => void,
+) {
+  register(COMPACT_JOB, async (ctx) => compactStaging(deps, Number(ctx.job.payload.attemptId)));
+}
