@@ -25,6 +25,18 @@ export interface Config {
   allowedOrigins: string[];
   webDist: string;
   logLevel: string;
+  /** Files go to this S3-compatible bucket when set (integrations/storage/s3.ts); to DATA_DIR/files otherwise. */
+  s3: S3Config | null;
+}
+
+export interface S3Config {
+  bucket: string;
+  prefix: string;
+  region: string;
+  endpoint?: string;
+  forcePathStyle?: boolean;
+  accessKeyId?: string;
+  secretAccessKey?: string;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
@@ -56,5 +68,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean),
     webDist: path.resolve(repoRoot, 'apps/web/dist'),
     logLevel: env.LOG_LEVEL ?? (environment === 'test' ? 'silent' : 'info'),
+    s3: env.STORAGE_S3_BUCKET
+      ? {
+          bucket: env.STORAGE_S3_BUCKET,
+          prefix: env.STORAGE_S3_PREFIX ?? '',
+          region: env.STORAGE_S3_REGION ?? 'us-east-1',
+          endpoint: env.STORAGE_S3_ENDPOINT || undefined,
+          forcePathStyle: env.STORAGE_S3_FORCE_PATH_STYLE ? env.STORAGE_S3_FORCE_PATH_STYLE === '1' : undefined,
+          accessKeyId: env.STORAGE_S3_ACCESS_KEY_ID || undefined,
+          secretAccessKey: env.STORAGE_S3_SECRET_ACCESS_KEY || undefined,
+        }
+      : null,
   };
 }

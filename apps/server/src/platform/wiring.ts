@@ -6,6 +6,7 @@ import type { MailPort } from '../integrations/mail/port.js';
 import { SmtpMail } from '../integrations/mail/smtp.js';
 import { OpenIdSso } from '../integrations/sso/openid.js';
 import { LocalDiskStorage } from '../integrations/storage/local-disk.js';
+import { S3Storage } from '../integrations/storage/s3.js';
 import { AuditLog } from './audit/audit.js';
 import { SecretBox } from './auth/tokens.js';
 import type { Database } from './db/client.js';
@@ -31,7 +32,7 @@ export async function wireDeps(config: Config, database: Database, limits: Recor
     database,
     mail,
     sso: new OpenIdSso(),
-    storage: new LocalDiskStorage(path.join(config.dataDir, 'files')),
+    storage: config.s3 ? new S3Storage(config.s3) : new LocalDiskStorage(path.join(config.dataDir, 'files')),
     bus: createBus(config.redisUrl),
     limiter: new RateLimiter(limits),
     audit: new AuditLog(database.db),

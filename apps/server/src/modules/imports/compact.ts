@@ -50,6 +50,9 @@ export async function compactStaging(deps: Deps, attemptId: number) {
   await db.execute(sql`update import_rows set ${clear}
     where attempt_id = ${attemptId} and (first_name is not null or last_name is not null or phone is not null
       or email is not null or raw is not null or extra is not null or medicare_number is not null)`);
+  // The embedded database has no autovacuum: reclaim the space now or the table only ever grows. A server's
+  // autovacuum does this on its own, without this job holding a lock another import's ANALYZE would wait for.
+  if (deps.database.kind === 'pglite') await deps.database.query('vacuum import_rows');
 }
 
 export function registerCompactJob(

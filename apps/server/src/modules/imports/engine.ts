@@ -70,6 +70,7 @@ export async function classify(
   visible: SQL | null,
   assignIds = true,
 ) {
+  db = timed(db);
   const by = opts.scrub?.by ?? ['phone', 'email'];
   for (const k of by) {
     const key = KEYS[k];

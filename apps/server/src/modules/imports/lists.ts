@@ -98,6 +98,7 @@ export async function previewList(
   const previewId = -Number(id);
   try {
     await refusing(() => stageFile(database, previewId, upload.path, list.info, opts.headers, opts.fields));
+    await db.execute(sql`analyze import_rows`); // as the job does: the planner must know how many rows came in
     await db.transaction(async (tx) =>
       classify(tx as unknown as Db, auth.company.id, previewId, opts, visibleFor(auth), false),
     );
