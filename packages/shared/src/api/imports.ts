@@ -163,6 +163,8 @@ export const ImportProgressMessage = z.object({
   updated: z.number(),
   skipped: z.number(),
   failed: z.number(),
+  /** While the file is still being read (total not known yet): the rows read so far. */
+  read: z.number().optional(),
 });
 export type ImportProgressMessage = z.infer<typeof ImportProgressMessage>;
 

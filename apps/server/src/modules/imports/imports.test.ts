@@ -149,6 +149,25 @@ describe('POST /v1/contacts/validate_import', () => {
 });
 
 describe('POST /v1/contacts/import', () => {
+  it('says how many rows it has read while a big file is still being read', async () => {
+    const me = await userId(DEMO('admin'));
+    const messages: any[] = [];
+    const stop = await t.deps.bus.subscribe(importStream(me), (m) => messages.push(m));
+    const lines = ['First,Last,Email,Notes'];
+    for (let i = 0; i < 4000; i++) lines.push(`Reader${i},Bulk${i},reader${i}@bulk.example.com,${'x'.repeat(60)}`);
+    const a = await importAndWait(admin, '/v1/contacts/import', {
+      name: 'big-read.csv',
+      data: Buffer.from(lines.join('\n')),
+    });
+    await stop();
+    expect(a).toMatchObject({ status: 'completed', created: 4000 });
+    const reading = messages.filter((m) => m.id === a.id && m.read !== undefined);
+    expect(reading.length).toBeGreaterThan(0);
+    expect(reading[0]).toMatchObject({ status: 'processing', total: 0 });
+    expect(reading[0].read).toBeGreaterThan(0);
+    expect(reading[0].read).toBeLessThan(4000);
+  });
+
   it('writes contacts with owner, tags, vendor and timeline events, and reports live progress', async () => {
     const me = await userId(DEMO('admin'));
     const messages: any[] = [];

@@ -75,7 +75,14 @@ export async function processImport(
   if (!cp.phase) {
     if (!attempt.filePath) throw new Error('the uploaded file is gone; import it again');
     const info = await inspectFile(attempt.filePath, listName(attempt), opts.sheet ?? undefined);
-    const total = await stageFile(deps.database, attemptId, attempt.filePath, info, opts.headers, opts.fields);
+    // Reading a big file takes a while before the total is known: say how far it got, at most once a second.
+    let told = 0;
+    const onRead = (rows: number) => {
+      if (Date.now() - told < 1000) return;
+      told = Date.now();
+      publishProgress(deps.bus, figures, rows);
+    };
+    const total = await stageFile(deps.database, attemptId, attempt.filePath, info, opts.headers, opts.fields, onRead);
     await save({ phase: 'staged', maxRow: FIRST_ROW - 1 + total }, { total });
     lap('staged');
   }

@@ -65,7 +65,8 @@ function progressMessage(a: AttemptFigures): ImportProgressMessage {
   };
 }
 
-export function publishProgress(bus: Bus, a: AttemptFigures) {
+export function publishProgress(bus: Bus, a: AttemptFigures, read?: number) {
   const message = progressMessage(a);
+  if (read !== undefined) message.read = read;
   void Promise.resolve(bus.publish(importStream(a.userId), message)).catch(() => {});
 }

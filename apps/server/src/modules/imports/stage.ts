@@ -20,9 +20,11 @@ export async function stageFile(
   info: SourceInfo,
   headers: string[],
   fields: ImportField[],
+  /** Told the rows read so far, at every batch handed to COPY (progress before the total is known). */
+  onRead?: (rows: number) => void,
 ): Promise<number> {
   await database.query('delete from import_rows where attempt_id = $1', [attemptId]);
-  return database.copyFrom('import_rows', COLUMNS, lines(attemptId, file, info, headers, fields));
+  return database.copyFrom('import_rows', COLUMNS, lines(attemptId, file, info, headers, fields, onRead));
 }
 
 async function* lines(
@@ -31,6 +33,7 @@ async function* lines(
   info: SourceInfo,
   headers: string[],
   fields: ImportField[],
+  onRead?: (rows: number) => void,
 ): AsyncGenerator<string> {
   let rowNo = FIRST_ROW - 1;
   let header = true;
@@ -49,6 +52,7 @@ async function* lines(
     for (const c of STAGE_COLUMNS) line += `,${csvField(s.values[c])}`;
     batch += `${line}\n`;
     if (batch.length > 256 * 1024) {
+      onRead?.(rowNo - FIRST_ROW + 1);
       yield batch;
       batch = '';
     }

@@ -58,6 +58,9 @@ describe('live import progress', () => {
     );
     expect(progressText(msg)).toBe('Imported a.csv: 90 created, 5 updated, 3 skipped, 2 invalid');
     expect(progressText({ ...msg, status: 'failed' })).toBe('Import of a.csv failed');
+    expect(progressText({ ...msg, status: 'processing', processed: 0, total: 0, read: 120000 })).toBe(
+      'Reading a.csv: 120,000 rows so far',
+    );
   });
 });
 

@@ -36,6 +36,7 @@ export function progressText(
     return `Imported ${m.file_name}: ${m.created ?? 0} created, ${m.updated ?? 0} updated, ${m.skipped ?? 0} skipped, ${m.failed ?? 0} invalid`;
   }
   if (m.status === 'failed') return `Import of ${m.file_name} failed`;
+  if (!m.total && m.read) return `Reading ${m.file_name}: ${m.read.toLocaleString()} rows so far`;
   if (!m.total) return `Importing ${m.file_name}…`;
   return `Importing ${m.file_name}: ${m.processed.toLocaleString()} of ${m.total.toLocaleString()} rows`;
 }
