@@ -161,7 +161,7 @@ describe('POST /v1/contacts/import', () => {
     });
     await stop();
     expect(a).toMatchObject({ status: 'completed', created: 4000 });
-    const reading = messages.filter((m) => m.id === a.id && m.read !== undefined);
+    const reading = messages.filter((m) => m.id === Number(a.id) && m.read !== undefined);
     expect(reading.length).toBeGreaterThan(0);
     expect(reading[0]).toMatchObject({ status: 'processing', total: 0 });
     expect(reading[0].read).toBeGreaterThan(0);

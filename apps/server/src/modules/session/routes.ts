@@ -22,7 +22,7 @@ import {
   sendEmailOtp,
   verifyOtp,
 } from './sign-in.js';
-import { ssoRoutes } from './sso.js';
+import { carrySsoLogin, ssoRoutes } from './sso.js';
 import { switchSessionRoute } from './switch.js';
 
 const SIGN_IN_RULE = { name: 'sign_in', max: 60, windowMs: 60_000 };
@@ -58,7 +58,11 @@ export const sessionModule: Module = {
             throw new HttpError(422, { otp_code: ['Invalid authentication code'] });
           }
           await endSession(db, pending.session!.id);
-          return finishSignIn(scope, req, reply, pending.user.id);
+          // A pending session that came from single sign-on hands its provider link to the full session, so
+          // a back-channel logout from the provider still ends it.
+          return finishSignIn(scope, req, reply, pending.user.id, [], true, (id) =>
+            carrySsoLogin(db, pending.session!.id, id),
+          );
         }
         const login = (body.email ?? body.username)!;
         const found = await findActiveUserByLogin(scope, login);
@@ -182,6 +186,7 @@ export async function finishSignIn(
   userId: number,
   loginStack: Array<{ kind: string; user_id: number; name: string }> = [],
   auditSignIn = true,
+  onSession?: (sessionId: number) => Promise<void>,
 ) {
   const { db } = app.deps.database;
   const [row] = await db
@@ -191,6 +196,7 @@ export async function finishSignIn(
     .where(eq(users.id, userId));
   if (!row || row.user.deletedAt) throw unauthorized();
   const session = await createSession(db, app.deps.config, req, reply, row.user, 'active', loginStack);
+  await onSession?.(session.id);
   if (auditSignIn) {
     await app.deps.audit.record({ event: 'sign_in', companyId: row.company.id, userId: row.user.id }, req);
   }

@@ -6,11 +6,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createTestApp, DEMO, type TestApp } from '../../../test/harness.js';
-import { companies } from '../../platform/db/schema.js';
+import { devMails } from '../../integrations/mail/schema.js';
+import { companies, users } from '../../platform/db/schema.js';
 import { ssoConnections, ssoLogins } from './schema.js';
 
 const SECRET = 'harbor-sso-test-secret';
@@ -202,6 +203,28 @@ describe('POST /v1/sessions/sso', () => {
   });
 });
 
+/** Signs out at the provider (its logout page, then its confirmation form), then waits for Harbor to notice. */
+async function signOutAtProvider(client: Client) {
+  const page = await fetch(`${issuer}/session/end`, { headers: { cookie: jarHeader() } });
+  keepCookies(page);
+  const html = await page.text();
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
+  expect(xsrf).toBeTruthy();
+  const confirm = await fetch(`${issuer}/session/end/confirm`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: jarHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ xsrf: xsrf!, logout: 'yes' }).toString(),
+  });
+  expect([302, 303]).toContain(confirm.status);
+  let status = 200;
+  for (let i = 0; i < 40 && status === 200; i++) {
+    status = (await client.get('/v1/users/me')).status;
+    if (status === 200) await new Promise((r) => setTimeout(r, 50));
+  }
+  return status;
+}
+
 describe('POST /sso-logout (back-channel)', () => {
   it('ends the Harbor session when the person signs out at the provider', async () => {
     nextAccount = DEMO('telemarketer');
@@ -209,25 +232,33 @@ describe('POST /sso-logout (back-channel)', () => {
     const back = await startSso(client);
     expect((await client.post('/v1/sessions/sso', paramsOf(back))).status).toBe(200);
     expect((await client.get('/v1/users/me')).status).toBe(200);
-    // Sign out at the provider: its logout page, then its confirmation form (with the provider's xsrf token).
-    const page = await fetch(`${issuer}/session/end`, { headers: { cookie: jarHeader() } });
-    keepCookies(page);
-    const html = await page.text();
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
-    expect(xsrf).toBeTruthy();
-    const confirm = await fetch(`${issuer}/session/end/confirm`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { cookie: jarHeader(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ xsrf: xsrf!, logout: 'yes' }).toString(),
-    });
-    expect([302, 303]).toContain(confirm.status);
-    let status = 200;
-    for (let i = 0; i < 40 && status === 200; i++) {
-      status = (await client.get('/v1/users/me')).status;
-      if (status === 200) await new Promise((r) => setTimeout(r, 50));
+    expect(await signOutAtProvider(client)).toBe(401);
+  });
+
+  it("also ends a session that needed the person's own one-time code after the provider", async () => {
+    const email = DEMO('bu_admin');
+    await t.database.db.update(users).set({ otpEnabled: true, otpMethod: 'email' }).where(eq(users.email, email));
+    try {
+      nextAccount = email;
+      const client = new Client(t.app);
+      const back = await startSso(client);
+      const step = await client.post('/v1/sessions/sso', paramsOf(back));
+      expect(step.body).toMatchObject({ otp_secret: true, otp_method: 'email' });
+      const [mail] = await t.database.db
+        .select()
+        .from(devMails)
+        .where(eq(devMails.to, email))
+        .orderBy(desc(devMails.id))
+        .limit(1);
+      const code = /code is (\d{6})/.exec(mail.text ?? '')?.[1];
+      expect(code).toBeTruthy();
+      const done = await client.post('/v1/sessions', { otp_code: code });
+      expect(done.status, JSON.stringify(done.body)).toBe(200);
+      expect(done.body.user.email).toBe(email);
+      expect(await signOutAtProvider(client)).toBe(401);
+    } finally {
+      await t.database.db.update(users).set({ otpEnabled: false }).where(eq(users.email, email));
     }
-    expect(status).toBe(401);
   });
 
   it('refuses a logout token that is not one', async () => {

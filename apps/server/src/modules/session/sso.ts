@@ -13,6 +13,7 @@ import { type SsoConnection, SsoError, type SsoErrorKind } from '../../integrati
 import { buildAuthContext } from '../../platform/auth/context.js';
 import { sessions } from '../../platform/auth/schema.js';
 import { cookieOptions, createSession, endSession } from '../../platform/auth/sessions.js';
+import type { Db } from '../../platform/db/client.js';
 import { companies, users } from '../../platform/db/schema.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { presentCurrentUser } from '../users/presenter.js';
@@ -217,4 +218,9 @@ export function ssoRoutes(scope: FastifyInstance) {
       return reply.code(200).send(null);
     },
   );
+}
+
+/** Moves the provider link of a half-signed-in session (one-time code pending) to the full session that follows. */
+export async function carrySsoLogin(db: Db, fromSessionId: number, toSessionId: number) {
+  await db.update(ssoLogins).set({ sessionId: toSessionId }).where(eq(ssoLogins.sessionId, fromSessionId));
 }
