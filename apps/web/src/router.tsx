@@ -18,6 +18,7 @@ import {
 import { OfficeLocationsPage } from './pages/admin/OfficeLocationsPage';
 import { SecurityLogPage } from './pages/admin/SecurityLogPage';
 import { SignupsPage } from './pages/admin/SignupsPage';
+import { SsoPage } from './pages/admin/SsoPage';
 import { UsersPage } from './pages/admin/UsersPage';
 import { BillingPage } from './pages/BillingPage';
 import { ContactDetailPage } from './pages/contacts/ContactDetailPage';
@@ -99,6 +100,7 @@ export function createAppRouter() {
                   children: [
                     { path: '/admin/users', element: <UsersPage /> },
                     { path: '/admin/feature-flags', element: <FeatureFlagsPage /> },
+                    { path: '/admin/single-sign-on', element: <SsoPage /> },
                     { path: '/admin/security-log', element: <SecurityLogPage /> },
                     { path: '/admin/signups', element: <SignupsPage /> },
                     { path: '/admin/office-locations', element: <OfficeLocationsPage /> },

@@ -9,6 +9,7 @@ export * from './api/imports.js';
 export * from './api/lookups.js';
 export * from './api/paging.js';
 export * from './api/session.js';
+export * from './api/sso-connection.js';
 export * from './api/tag-input.js';
 export * from './api/user.js';
 export * from './constants.js';

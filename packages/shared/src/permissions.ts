@@ -28,6 +28,8 @@ export const PERMISSIONS = {
   'admin.manage': isAdmin,
   /** Feature flags of the company: System Admin only. */
   'admin.feature_flags': isSystemAdmin,
+  /** The company's single sign-on provider (who may sign everyone in): System Admin only. */
+  'admin.sso': isSystemAdmin,
   /** User administration: admins, BU admins (their unit) and managers (their downline). */
   'users.manage': (s) => isAdmin(s) || has(s, 'bu_admin') || isManagerish(s),
   /** Signup requests of the company (GET /v1/admin/signups). */

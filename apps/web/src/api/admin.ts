@@ -1,3 +1,4 @@
+import type { SsoCheckReply, SsoConnectionBody, SsoConnectionReply } from '@harbor/shared';
 import { api } from './client';
 
 export interface AuditEvent {
@@ -21,3 +22,10 @@ export function listAuditEvents(q: { event?: string; before_id?: number }, signa
     { signal },
   );
 }
+
+export const getSsoConnection = (signal?: AbortSignal) =>
+  api.get<SsoConnectionReply>('/v1/admin/sso_connection', { signal });
+export const saveSsoConnection = (body: SsoConnectionBody) =>
+  api.put<SsoConnectionReply>('/v1/admin/sso_connection', body);
+export const removeSsoConnection = () => api.delete<undefined>('/v1/admin/sso_connection');
+export const checkSsoConnection = () => api.post<SsoCheckReply>('/v1/admin/sso_connection/check', {});

@@ -3,6 +3,7 @@
  * jose (back-channel logout tokens, which openid-client does not validate). Discovery results are cached per
  * connection for an hour. Plain-http issuers are accepted only on loopback (local providers, tests).
  */
+import crypto from 'node:crypto';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { type SsoChecks, type SsoConnection, SsoError, type SsoIdentity, type SsoPort } from './port.js';
@@ -16,7 +17,9 @@ export class OpenIdSso implements SsoPort {
   private readonly jwks = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
   private async configuration(conn: SsoConnection): Promise<oidc.Configuration> {
-    const key = `${conn.id}:${conn.issuer}:${conn.clientId}`;
+    // The secret is part of the cached client's authentication: a rotated secret must not reuse the old one.
+    const secret = crypto.createHash('sha256').update(conn.clientSecret).digest('hex').slice(0, 16);
+    const key = `${conn.id}:${conn.issuer}:${conn.clientId}:${secret}`;
     const cached = this.configs.get(key);
     if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.config;
     const issuer = new URL(conn.issuer);

@@ -3,6 +3,7 @@ import type { Module } from '../types.js';
 import { auditEventsRoute } from './audit-events.js';
 import { featureFlagsRoutes } from './feature-flags.js';
 import { adminSignupsRoute } from './signups.js';
+import { ssoConnectionRoutes } from './sso-connection.js';
 import { adminUsersRoutes } from './users/routes.js';
 
 /** The `admin` area of routes.md (everything under /v1/admin). Each resource registers from its own file. */
@@ -13,5 +14,6 @@ export const adminModule: Module = {
     adminUsersRoutes(scope);
     featureFlagsRoutes(scope);
     adminSignupsRoute(scope);
+    ssoConnectionRoutes(scope);
   },
 };

@@ -3,8 +3,8 @@ import { sessions } from '../../platform/auth/schema.js';
 import { companies } from '../../platform/db/schema.js';
 
 /**
- * A company's OpenID Connect provider (one per company). No route manages it: operators set it up, see
- * docs/decisions/sso-connections.md. The client secret is sealed with SECRET_KEY (SecretBox).
+ * A company's OpenID Connect provider (one per company), managed by its System Admin under /v1/admin/sso_connection
+ * (modules/admin/sso-connection.ts). The client secret is sealed with SECRET_KEY (SecretBox).
  */
 export const ssoConnections = pgTable(
   'sso_connections',
@@ -17,6 +17,7 @@ export const ssoConnections = pgTable(
     clientId: text('client_id').notNull(),
     clientSecretEnc: text('client_secret_enc').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('sso_connections_company').on(t.companyId)],
 );

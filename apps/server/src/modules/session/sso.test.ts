@@ -9,9 +9,9 @@ import net from 'node:net';
 import { desc, eq } from 'drizzle-orm';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, createTestApp, DEMO, type TestApp } from '../../../test/harness.js';
+import { Client, createTestApp, DEMO, signIn, type TestApp } from '../../../test/harness.js';
 import { devMails } from '../../integrations/mail/schema.js';
-import { companies, users } from '../../platform/db/schema.js';
+import { users } from '../../platform/db/schema.js';
 import { ssoConnections, ssoLogins } from './schema.js';
 
 const SECRET = 'harbor-sso-test-secret';
@@ -85,15 +85,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => op.listen(opPort, '127.0.0.1', r));
 
-  const db = t.database.db;
-  const [company] = await db.select().from(companies).where(eq(companies.number, 'C-1001'));
-  await db
-    .update(companies)
-    .set({ features: { ...company.features, single_sign_on: true } })
-    .where(eq(companies.id, company.id));
-  await db
-    .insert(ssoConnections)
-    .values({ companyId: company.id, issuer, clientId: 'harbor', clientSecretEnc: t.deps.secrets.seal(SECRET) });
+  // The System Admin sets it up the way a person does: the flag, then the provider (modules/admin/sso-connection.ts).
+  const admin = await signIn(t.app, DEMO('admin'));
+  expect((await admin.put('/v1/admin/feature_flags', { company: { single_sign_on: true } })).status).toBe(200);
+  const setUp = await admin.put('/v1/admin/sso_connection', { issuer, client_id: 'harbor', client_secret: SECRET });
+  expect(setUp.body).toMatchObject({ enabled: true, connection: { issuer, has_client_secret: true } });
+  expect((await admin.post('/v1/admin/sso_connection/check', {})).body.ok).toBe(true);
 });
 afterAll(async () => {
   await new Promise((r) => op.close(r));

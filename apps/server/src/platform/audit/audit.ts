@@ -22,6 +22,8 @@ export type AuditEvent =
   | 'user_deleted'
   | 'paid_membership_changed'
   | 'feature_flags_changed'
+  | 'sso_connection_changed'
+  | 'sso_connection_removed'
   | 'api_key_created'
   | 'api_key_refreshed'
   | 'api_key_revoked'

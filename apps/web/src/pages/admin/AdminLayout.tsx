@@ -8,6 +8,7 @@ import { subjectOf } from '../../layout/nav';
 export const ADMIN_PAGES: { to: string; label: string; permission: Permission }[] = [
   { to: '/admin/users', label: 'Users', permission: 'admin.manage' },
   { to: '/admin/feature-flags', label: 'Feature flags', permission: 'admin.feature_flags' },
+  { to: '/admin/single-sign-on', label: 'Single sign-on', permission: 'admin.sso' },
   { to: '/admin/security-log', label: 'Security log', permission: 'admin.manage' },
   { to: '/admin/signups', label: 'Signups', permission: 'admin.signups' },
   { to: '/admin/office-locations', label: 'Office locations', permission: 'admin.manage' },

@@ -1,0 +1,49 @@
+/**
+ * Single sign-on set-up in a browser: the System Admin opens Admin > Single sign-on, reads the addresses to register
+ * at the provider, is told off for a plain-http issuer, sets the provider up (the secret is never shown again),
+ * checks it (nothing answers at that address here, which the page says), and removes it after confirming.
+ */
+import { expect, test } from '@playwright/test';
+import { field, SHOTS, signIn } from './helpers';
+
+test('an admin sets up single sign-on, checks the provider and removes it', async ({ page }) => {
+  await signIn(page, 'admin@demo.harbor.test');
+  await expect(page.getByRole('heading', { name: 'Welcome, Alicia' })).toBeVisible();
+  await page.goto('/admin/users');
+  await page.getByRole('tab', { name: 'Single sign-on' }).click();
+  await expect(page.getByRole('heading', { name: 'Single sign-on' })).toBeVisible();
+  const addresses = page.getByLabel('Addresses to register');
+  await expect(addresses).toContainText('/api/auth/callback');
+  await expect(addresses).toContainText('/sso-logout');
+  await expect(page.getByText('Single sign-on is switched off')).toBeVisible();
+
+  await field(page, 'Issuer URL').fill('http://login.example.com');
+  await field(page, 'Client ID').fill('harbor-crm');
+  await page.getByLabel(/^Client secret/).fill('s3cret-from-the-provider');
+  await page.getByRole('button', { name: 'Set up single sign-on' }).click();
+  await expect(page.getByText('must use https')).toBeVisible();
+
+  // Nothing listens on port 9 of this machine: the check must say the provider did not answer.
+  await field(page, 'Issuer URL').fill('https://127.0.0.1:9/idp');
+  await page.getByRole('button', { name: 'Set up single sign-on' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+  await expect(page.getByText('A secret is stored. Leave this empty to keep it.')).toBeVisible();
+  await expect(page.getByLabel(/^Client secret/)).toHaveValue('');
+  await page.getByRole('button', { name: 'Check the provider' }).click();
+  const check = page.getByRole('status', { name: 'Provider check' });
+  await expect(check).toContainText('The provider did not answer');
+  await page.screenshot({ path: `${SHOTS}/sso-setup.png`, fullPage: true });
+
+  // It is in the security log, without the secret.
+  await page.getByRole('tab', { name: 'Security log' }).click();
+  await expect(page.getByRole('table').getByText('sso connection changed').first()).toBeVisible();
+  await expect(page.getByText('s3cret-from-the-provider')).toHaveCount(0);
+
+  await page.getByRole('tab', { name: 'Single sign-on' }).click();
+  await page.getByRole('button', { name: 'Remove' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Remove single sign-on' });
+  await confirm.getByRole('button', { name: 'Remove single sign-on' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Set up single sign-on' })).toBeVisible();
+  await expect(field(page, 'Issuer URL')).toHaveValue('');
+});
