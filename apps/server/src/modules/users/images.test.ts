@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { MAX_IMAGE_BYTES } from '@harbor/shared';
 import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, DEMO, RECRUIT, signIn, type TestApp } from '../../../test/harness.js';
 import { users } from '../../platform/db/schema.js';
@@ -30,6 +31,17 @@ afterAll(async () => {
 });
 
 const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x20, 0, 0, 0]), Buffer.from('WEBPVP8 ')]);
+/** Real pictures (the byte samples above only start like images, which sniffing needs and decoding refuses). */
+const picture = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: '#f08a24' } });
+let PNG: Buffer;
+let JPG: Buffer;
+let REAL_WEBP: Buffer;
+beforeAll(async () => {
+  PNG = await picture(40, 30).png().toBuffer();
+  JPG = await picture(40, 30).jpeg().toBuffer();
+  REAL_WEBP = await picture(40, 30).webp().toBuffer();
+});
 
 type Part = { name: string; value: string } | { name: string; file: string; type: string; data: Buffer };
 function form(parts: Part[], boundary = 'harborImageBoundary') {
@@ -56,6 +68,7 @@ const storedFiles = () => {
     ? (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile())
     : [];
 };
+const agentCookie = () => [...agent.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
 const rowOf = async (email: string) => (await t.database.db.select().from(users).where(eq(users.email, email)))[0];
 
 describe('image sniffing', () => {
@@ -74,8 +87,8 @@ describe('PATCH /v1/users/update_profile with pictures', () => {
   it('stores a photo and a logo with profile fields, serves them to the same company only', async () => {
     const res = await send(agent, [
       { name: 'first_name', value: 'Angie' },
-      { name: 'personal_photo', file: 'me.png', type: 'image/png', data: SAMPLES.png },
-      { name: 'logo', file: 'logo.webp', type: 'application/octet-stream', data: WEBP },
+      { name: 'personal_photo', file: 'me.png', type: 'image/png', data: PNG },
+      { name: 'logo', file: 'logo.webp', type: 'application/octet-stream', data: REAL_WEBP },
     ]);
     expect(res.status).toBe(200);
     expect(res.body.profile.first_name).toBe('Angie');
@@ -100,7 +113,7 @@ describe('PATCH /v1/users/update_profile with pictures', () => {
 
   it('replaces a photo (the old blob goes) and removes it with null', async () => {
     const before = (await agent.get('/v1/users/me')).body.profile.personal_photo;
-    const res = await send(agent, [{ name: 'personal_photo', file: 'new.jpg', type: 'image/jpeg', data: SAMPLES.jpg }]);
+    const res = await send(agent, [{ name: 'personal_photo', file: 'new.jpg', type: 'image/jpeg', data: JPG }]);
     expect(res.status).toBe(200);
     expect(res.body.profile.personal_photo).not.toBe(before);
     expect((await agent.get(res.body.profile.personal_photo)).headers['content-type']).toBe('image/jpeg');
@@ -128,18 +141,18 @@ describe('PATCH /v1/users/update_profile with pictures', () => {
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
     expect((await send(manager, [{ name: 'logo', file: 'x.svg', type: 'image/svg+xml', data: svg }])).status).toBe(422);
 
-    const huge = Buffer.concat([SAMPLES.png, Buffer.alloc(MAX_IMAGE_BYTES)]);
+    const huge = Buffer.concat([PNG, Buffer.alloc(MAX_IMAGE_BYTES)]);
     const tooBig = await send(manager, [{ name: 'personal_photo', file: 'big.png', type: 'image/png', data: huge }]);
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.errors.file[0]).toMatch(/limit is 5 MB/);
 
-    const other = await send(manager, [{ name: 'avatar', file: 'a.png', type: 'image/png', data: SAMPLES.png }]);
+    const other = await send(manager, [{ name: 'avatar', file: 'a.png', type: 'image/png', data: PNG }]);
     expect(other.status).toBe(422);
     expect(other.body.errors.avatar).toBeDefined();
 
     const badField = await send(manager, [
       { name: 'first_name', value: '' },
-      { name: 'personal_photo', file: 'ok.png', type: 'image/png', data: SAMPLES.png },
+      { name: 'personal_photo', file: 'ok.png', type: 'image/png', data: PNG },
     ]);
     expect(badField.status).toBe(422);
     expect(badField.body.errors.first_name).toBeDefined();
@@ -150,6 +163,51 @@ describe('PATCH /v1/users/update_profile with pictures', () => {
     const after = await rowOf(DEMO('manager'));
     expect(after.firstName).toBe(mgr.firstName);
     expect(after.personalPhoto).toBeNull();
+  });
+
+  it('shrinks a big photo, turns it upright and drops its metadata (GPS included), keeping small ones as they are', async () => {
+    // A phone shot held sideways: stored 3000 x 2000 with EXIF orientation 6 (turn 90 degrees), a make and a position.
+    const phone = await picture(3000, 2000)
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .withExif({ IFD0: { Make: 'PhoneCo' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '40/1 26/1 0/1' } })
+      .toBuffer();
+    expect((await sharp(phone).metadata()).exif).toBeDefined();
+    const res = await send(agent, [
+      { name: 'personal_photo', file: 'IMG_0001.jpg', type: 'image/jpeg', data: phone },
+      { name: 'logo', file: 'logo.png', type: 'image/png', data: await picture(1600, 400).png().toBuffer() },
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const read = async (url: string) => {
+      const r = await t.app.inject({ method: 'GET', url, headers: { cookie: agentCookie() } });
+      return sharp(r.rawPayload).metadata();
+    };
+    const photo = await read(res.body.profile.personal_photo);
+    // 3000 x 2000 shot with the phone turned: upright it is 2000 wide, 3000 high; it now fits 512 px.
+    expect([photo.width, photo.height]).toEqual([341, 512]);
+    expect(photo.format).toBe('jpeg');
+    expect(photo.exif).toBeUndefined();
+    const logo = await read(res.body.profile.logo);
+    expect([logo.width, logo.height, logo.format]).toEqual([1024, 256, 'png']);
+    const small = await send(agent, [{ name: 'logo', file: 'small.png', type: 'image/png', data: PNG }]);
+    const kept = await read(small.body.profile.logo);
+    expect([kept.width, kept.height]).toEqual([40, 30]);
+  });
+
+  it('refuses a file that only starts like an image, and a decompression bomb', async () => {
+    const files = storedFiles().length;
+    const broken = await send(agent, [{ name: 'personal_photo', file: 'x.png', type: 'image/png', data: SAMPLES.png }]);
+    expect(broken.status).toBe(422);
+    expect(broken.body.errors.personal_photo).toEqual(['could not be read as an image']);
+    // 10,000 x 10,000 of one colour compresses to a few kB and would take 300 MB to decode.
+    const bomb = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#000' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(bomb.length).toBeLessThan(MAX_IMAGE_BYTES);
+    const res = await send(agent, [{ name: 'logo', file: 'bomb.png', type: 'image/png', data: bomb }]);
+    expect(res.status).toBe(422);
+    expect(res.body.errors.logo).toEqual(['has too many pixels to be a picture']);
+    expect(storedFiles()).toHaveLength(files);
   });
 
   it('still takes JSON bodies, with the same strictness', async () => {

@@ -13,6 +13,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { users } from '../../platform/db/schema.js';
 import { HttpError, invalid, notFound } from '../../platform/http/errors.js';
+import { normalizeImage } from './image-normalize.js';
 
 export type ImageField = (typeof PROFILE_IMAGE_FIELDS)[number];
 export interface ReceivedImage {
@@ -60,7 +61,7 @@ export async function readProfileMultipart(req: FastifyRequest) {
       if (images.some((i) => i.field === field)) throw invalid(field, 'was sent twice');
       const kind = sniffImage(data);
       if (!kind) throw invalid(field, 'must be a PNG, JPEG, GIF or WebP image');
-      images.push({ field, kind, data });
+      images.push(await normalizeImage({ field, kind, data }));
     }
   } catch (err) {
     const code = (err as { code?: string }).code;
