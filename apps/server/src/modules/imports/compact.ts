@@ -7,34 +7,13 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.js';
 import type { JobContext } from '../../platform/jobs/queue.js';
+import { STAGE_COLUMNS } from './parse/normalize.js';
 import { importAttempts } from './schema.js';
 
 export const COMPACT_JOB = 'imports.compact';
 
-const PERSONAL = [
-  'first_name',
-  'last_name',
-  'email',
-  'phone',
-  'secondary_phone',
-  'date_of_birth',
-  'gender',
-  'language',
-  'address',
-  'address2',
-  'city',
-  'state',
-  'zip',
-  'county',
-  'medicare_number',
-  'part_a_effective',
-  'part_b_effective',
-  'tags',
-  'attachment',
-  'extra',
-  'raw',
-  'reasons',
-];
+/** Everything a staged row holds about the person: the staged fields, the unmapped cells, the original row. */
+const PERSONAL = [...STAGE_COLUMNS, 'extra', 'raw', 'reasons'];
 
 export async function compactStaging(deps: Deps, attemptId: number) {
   const db = deps.database.db;
@@ -47,9 +26,9 @@ export async function compactStaging(deps: Deps, attemptId: number) {
   await db.execute(sql`delete from import_rows
     where attempt_id = ${attemptId} and (action is distinct from 'create' or contact_id is null)`);
   const clear = sql.raw(PERSONAL.map((c) => `${c} = null`).join(', '));
-  await db.execute(sql`update import_rows set ${clear}
-    where attempt_id = ${attemptId} and (first_name is not null or last_name is not null or phone is not null
-      or email is not null or raw is not null or extra is not null or medicare_number is not null)`);
+  const holding = sql.raw(PERSONAL.map((c) => `${c} is not null`).join(' or '));
+  // Only rows still holding something: a re-run (the job retried) rewrites nothing.
+  await db.execute(sql`update import_rows set ${clear} where attempt_id = ${attemptId} and (${holding})`);
   // The embedded database has no autovacuum: reclaim the space now or the table only ever grows. A server's
   // autovacuum does this on its own, without this job holding a lock another import's ANALYZE would wait for.
   if (deps.database.kind === 'pglite') await deps.database.query('vacuum import_rows');
