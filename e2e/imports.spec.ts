@@ -6,11 +6,14 @@
 import { expect, test } from '@playwright/test';
 import { SHOTS, signIn } from './helpers';
 
+// Unique to this run (emails and phones are what the import matches on), so a retried flow starts from scratch too.
+const stamp = Date.now().toString(36);
+const line = String((Date.now() % 9000) + 1000).padStart(4, '0');
 const CSV = [
   'Given,Family,Mobile,Mail,Notes',
-  'Ivy,Stone,(555) 610-0001,ivy.stone@example.com,called twice',
-  'Jack,Rowe,555.610.0002,jack.rowe@example.com,',
-  'Kira,Vance,+1 555 610 0003,kira.vance@example.com,prefers email',
+  `Ivy,Stone,(555) 610-${line},ivy.stone.${stamp}@example.com,called twice`,
+  `Jack,Rowe,555.611.${line},jack.rowe.${stamp}@example.com,`,
+  `Kira,Vance,+1 555 612 ${line},kira.vance.${stamp}@example.com,prefers email`,
   'Bad,Row,12345,not-an-email,',
 ].join('\n');
 const file = { name: 'e2e-leads.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) };
@@ -61,7 +64,7 @@ test('import a list: fix the mapping, preview, import with live progress, find i
 
   // And the list finds them, with the tag the import gave them.
   await page.getByRole('navigation').getByRole('link', { name: 'Contacts' }).click();
-  await page.getByLabel('Search contacts').fill('Ivy');
+  await page.getByLabel('Search contacts').fill(`ivy.stone.${stamp}`);
   const ivy = page.getByRole('row', { name: /Ivy/ });
   await expect(ivy).toBeVisible();
   await expect(ivy).toContainText('Stone');
