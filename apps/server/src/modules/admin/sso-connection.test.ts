@@ -69,7 +69,7 @@ describe('/v1/admin/sso_connection', () => {
 
   it('sets it up with the secret sealed and never shown, audits it without the secret, and checks it', async () => {
     const res = await admin.put('/v1/admin/sso_connection', {
-      issuer: `${issuer}/`,
+      issuer: ` ${issuer} `,
       client_id: 'harbor',
       client_secret: 'first-secret',
     });

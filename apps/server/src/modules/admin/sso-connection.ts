@@ -72,7 +72,8 @@ export function ssoConnectionRoutes(scope: FastifyInstance) {
     async (req) => {
       const auth = authOf(req);
       const body = req.body;
-      const issuer = body.issuer.replace(/\/+$/, '');
+      // Exactly as entered: an issuer is compared to the provider's own string, and some end in a slash (Auth0).
+      const issuer = body.issuer;
       const existing = await find(auth.company.id);
       if (!existing && !body.client_secret) throw new HttpError(422, { client_secret: ["can't be blank"] });
       const sealed = body.client_secret ? secrets.seal(body.client_secret) : existing!.clientSecretEnc;
