@@ -4,7 +4,8 @@
  * contacts: 100k rows end to end (HTTP upload to last row committed, scrub on), the same file again (duplicates
  * created must be 0), 1M rows end to end, a bare COPY of the same 100k rows for the ratio, and peak RSS of this
  * process (it is the server). Then the embedded database (PGlite): 100k rows end to end.
- * Run: node --import tsx bench/imports.ts            (BENCH_SKIP_1M=1 skips the million-row import)
+ * Run: node --import tsx bench/imports.ts            (BENCH_SKIP_1M=1 skips the million-row import; BENCH_KEEP=1
+ *   keeps the server database)
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -282,6 +283,13 @@ async function server() {
   log(`server phase peak RSS ${mb(peakRss)}`);
   await app.close();
   await closeDeps(deps);
+  // A few GB of contacts: gone unless BENCH_KEEP=1 asks to look at them afterwards.
+  if (process.env.BENCH_KEEP !== '1') {
+    const drop = new pg.Client({ connectionString: BASE_URL });
+    await drop.connect();
+    await drop.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await drop.end();
+  }
 }
 
 async function embedded() {
