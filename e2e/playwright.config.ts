@@ -7,6 +7,9 @@ import { defineConfig } from '@playwright/test';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-e2e-'));
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
+/** The identity provider of the single sign-on flow (e2e/oidc-provider.mjs), on 127.0.0.1: its own cookie jar. */
+const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3101);
+export const OIDC_ISSUER = `http://127.0.0.1:${OIDC_PORT}`;
 
 export default defineConfig({
   testDir: '.',
@@ -38,12 +41,22 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node --import tsx apps/server/src/main.ts',
-    cwd: '..',
-    url: `${BASE_URL}/v1/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { PORT: String(PORT), DATA_DIR: dataDir, HARBOR_DEMO: '1', LOG_LEVEL: 'warn', APP_URL: BASE_URL },
-  },
+  webServer: [
+    {
+      command: 'node --import tsx apps/server/src/main.ts',
+      cwd: '..',
+      url: `${BASE_URL}/v1/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { PORT: String(PORT), DATA_DIR: dataDir, HARBOR_DEMO: '1', LOG_LEVEL: 'warn', APP_URL: BASE_URL },
+    },
+    {
+      command: 'node e2e/oidc-provider.mjs',
+      cwd: '..',
+      url: `${OIDC_ISSUER}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { E2E_OIDC_PORT: String(OIDC_PORT), E2E_BASE_URL: BASE_URL },
+    },
+  ],
 });

@@ -16,12 +16,18 @@ if (!fs.existsSync(CHROMIUM)) {
   });
 }
 // A free port of our own: another run on this machine (or a developer's server) may hold any fixed one.
-const port = await new Promise((resolve) => {
-  const srv = net.createServer().listen(0, '127.0.0.1', () => {
-    const p = srv.address().port;
-    srv.close(() => resolve(p));
+const freePort = () =>
+  new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = srv.address().port;
+      srv.close(() => resolve(p));
+    });
   });
-});
+const port = await freePort();
+// The identity provider the single sign-on flow signs in at (e2e/oidc-provider.mjs).
+let oidcPort = await freePort();
+while (oidcPort === port) oidcPort = await freePort();
 const args = ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)];
-const r = spawnSync('npx', args, { stdio: 'inherit', env: { ...process.env, E2E_PORT: String(port) } });
+const env = { ...process.env, E2E_PORT: String(port), E2E_OIDC_PORT: String(oidcPort) };
+const r = spawnSync('npx', args, { stdio: 'inherit', env });
 process.exit(r.status ?? 1);
