@@ -114,6 +114,25 @@ describe('sign-in', () => {
     expect(window.location.pathname).toBe('/');
   });
 
+  it("continues a single sign-on that needs the person's own code at the code step", async () => {
+    const user = makeUser({ roles: ['agent'] });
+    const seen = server({
+      'GET /v1/health': health,
+      'POST /v1/sessions/sso': () => json(200, { otp_secret: true, last_otp_at: null, otp_method: 'app' }),
+      'POST /v1/sessions': () => json(200, { user }),
+      'GET /v1/users/me': () => json(200, user),
+    });
+    window.history.replaceState(null, '', '/api/auth/callback?code=abc&state=xyz');
+    await mount(<App />);
+    await type(await findByLabel('Authentication code'), '654321');
+    await click(await findButton('Verify'));
+    await findByText('Welcome, Ada');
+    expect(seen.filter((s) => s.key.startsWith('POST')).map((s) => [s.key, s.body])).toEqual([
+      ['POST /v1/sessions/sso', { code: 'abc', state: 'xyz' }],
+      ['POST /v1/sessions', { otp_code: '654321' }],
+    ]);
+  });
+
   it('asks for reset instructions from the Forgot password? link and shows the reply', async () => {
     const seen = server({
       'GET /v1/health': health,

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../api/client';
 import { isOtpStep, login, type OtpStep, resetPasswordInstructions, sendOtp } from '../api/endpoints';
 import { setCurrentUser } from '../auth/session';
@@ -187,11 +187,16 @@ function ForgotPasswordForm({ onBack }: { onBack: () => void }) {
   );
 }
 
-/** The forgot-password form has its own address (/login?step=forgot); the code step does not, it needs the reply. */
+/**
+ * The forgot-password form has its own address (/login?step=forgot); the code step does not, it needs the reply (from
+ * the credentials step, or handed over in the navigation state by the single sign-on callback).
+ */
 export function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [otp, setOtp] = useState<OtpStep | null>(null);
+  // Single sign-on arrives here with the code step already begun (SsoCallbackPage passes the reply along).
+  const handedOver = (useLocation().state as { otp?: OtpStep } | null)?.otp;
+  const [otp, setOtp] = useState<OtpStep | null>(handedOver && isOtpStep(handedOver) ? handedOver : null);
   const forgot = params.get('step') === 'forgot';
   const back = () => {
     setOtp(null);

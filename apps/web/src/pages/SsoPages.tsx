@@ -84,7 +84,8 @@ export function SsoCallbackPage() {
         if ('user' in reply) {
           setCurrentUser(queryClient, reply.user);
           navigate('/', { replace: true });
-        } else navigate('/login', { replace: true });
+          // Two-factor on: the provider vouched for the person, Harbor still asks for their own code.
+        } else navigate('/login', { replace: true, state: { otp: reply } });
       })
       .catch((err) => {
         const kind = err instanceof ApiError ? Object.keys(err.errors).find((k) => KIND_TEXT[k]) : undefined;
