@@ -9,7 +9,7 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const BASE_URL = `http://localhost:${PORT}`;
 /** The identity provider of the single sign-on flow (e2e/oidc-provider.mjs), on 127.0.0.1: its own cookie jar. */
 const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3101);
-export const OIDC_ISSUER = `http://127.0.0.1:${OIDC_PORT}`;
+const OIDC_ISSUER = `http://127.0.0.1:${OIDC_PORT}`;
 
 export default defineConfig({
   testDir: '.',

@@ -46,5 +46,6 @@ export async function closeDeps(deps: Deps) {
   await closers.get(deps.jobs)?.();
   await deps.mail.close();
   await deps.bus.close();
+  deps.storage.close?.();
   await deps.database.close();
 }

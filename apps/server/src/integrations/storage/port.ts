@@ -10,6 +10,8 @@ export interface StoragePort {
   get(key: string): Promise<Readable | null>;
   /** Idempotent: deleting a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** Releases connections, if the adapter holds any (closeDeps calls it). */
+  close?(): void;
 }
 
 const KEY = /^[a-z0-9][a-z0-9/_-]{0,200}$/;

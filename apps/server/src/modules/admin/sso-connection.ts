@@ -15,6 +15,7 @@ import { companies } from '../../platform/db/schema.js';
 import { HttpError, notFound } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { ssoConnections, ssoLogins } from '../session/schema.js';
+import { ssoLogoutUri, ssoRedirectUri, toSsoConnection } from '../session/sso.js';
 
 const tags = ['admin'];
 
@@ -22,7 +23,6 @@ export function ssoConnectionRoutes(scope: FastifyInstance) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const { database, config, secrets, sso, audit } = scope.deps;
   const db = database.db;
-  const uri = (path: string) => new URL(path, config.appUrl).toString();
 
   const find = async (companyId: number) =>
     (await db.select().from(ssoConnections).where(eq(ssoConnections.companyId, companyId)))[0];
@@ -39,8 +39,8 @@ export function ssoConnectionRoutes(scope: FastifyInstance) {
             updated_at: row.updatedAt.toISOString(),
           }
         : null,
-      redirect_uri: uri('/api/auth/callback'),
-      backchannel_logout_uri: uri('/sso-logout'),
+      redirect_uri: ssoRedirectUri(config.appUrl),
+      backchannel_logout_uri: ssoLogoutUri(config.appUrl),
       enabled: resolveFeatures(company.features).single_sign_on,
     };
   }
@@ -139,14 +139,9 @@ export function ssoConnectionRoutes(scope: FastifyInstance) {
     async (req) => {
       const row = await find(authOf(req).company.id);
       if (!row) throw notFound('sso_connection');
-      const conn = {
-        id: row.id,
-        issuer: row.issuer,
-        clientId: row.clientId,
-        clientSecret: secrets.open(row.clientSecretEnc),
-      };
       try {
-        const url = new URL(await sso.authorizationUrl(conn, uri('/api/auth/callback'), await sso.newChecks()));
+        const conn = toSsoConnection(row, secrets);
+        const url = new URL(await sso.authorizationUrl(conn, ssoRedirectUri(config.appUrl), await sso.newChecks()));
         return { ok: true, message: `The provider answered; people will sign in at ${url.origin}${url.pathname}` };
       } catch (err) {
         if (err instanceof SsoError) return { ok: false, message: `The provider did not answer: ${err.message}` };

@@ -13,6 +13,7 @@ import { type SsoConnection, SsoError, type SsoErrorKind } from '../../integrati
 import { buildAuthContext } from '../../platform/auth/context.js';
 import { sessions } from '../../platform/auth/schema.js';
 import { cookieOptions, createSession, endSession } from '../../platform/auth/sessions.js';
+import type { SecretBox } from '../../platform/auth/tokens.js';
 import type { Db } from '../../platform/db/client.js';
 import { companies, users } from '../../platform/db/schema.js';
 import { HttpError } from '../../platform/http/errors.js';
@@ -41,15 +42,21 @@ interface PendingSso {
   expiresAt: number;
 }
 
+/** Where the provider sends the browser back, and where it posts back-channel logouts: what admins register there. */
+export const ssoRedirectUri = (appUrl: string) => new URL('/api/auth/callback', appUrl).toString();
+export const ssoLogoutUri = (appUrl: string) => new URL('/sso-logout', appUrl).toString();
+
+/** A stored connection as the SSO port takes it, the client secret unsealed. */
+export function toSsoConnection(row: typeof ssoConnections.$inferSelect, secrets: SecretBox): SsoConnection {
+  return { id: row.id, issuer: row.issuer, clientId: row.clientId, clientSecret: secrets.open(row.clientSecretEnc) };
+}
+
 export function ssoRoutes(scope: FastifyInstance) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const { database, config, secrets, sso, audit } = scope.deps;
   const db = database.db;
-  const redirectUri = () => new URL('/api/auth/callback', config.appUrl).toString();
-
-  function toConnection(row: typeof ssoConnections.$inferSelect): SsoConnection {
-    return { id: row.id, issuer: row.issuer, clientId: row.clientId, clientSecret: secrets.open(row.clientSecretEnc) };
-  }
+  const redirectUri = () => ssoRedirectUri(config.appUrl);
+  const toConnection = (row: typeof ssoConnections.$inferSelect) => toSsoConnection(row, secrets);
 
   async function start(req: FastifyRequest, reply: FastifyReply, domainName: string) {
     const [row] = await db

@@ -23,12 +23,11 @@ export function SsoPage() {
     setClientId(conn?.client_id ?? '');
   }, [conn?.issuer, conn?.client_id]);
 
-  const refresh = (data: unknown) => qc.setQueryData(['sso_connection'], data);
   const check = useMutation({ mutationFn: checkSsoConnection });
   const save = useMutation({
     mutationFn: () => saveSsoConnection({ issuer, client_id: clientId, ...(secret ? { client_secret: secret } : {}) }),
     onSuccess: (data) => {
-      refresh(data);
+      qc.setQueryData(['sso_connection'], data);
       setSecret('');
       check.reset();
     },
