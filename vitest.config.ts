@@ -10,6 +10,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Some unit tests stream real files; a loaded 2-core runner needs more than the default 5 s.
+          testTimeout: 30_000,
           include: ['packages/shared/src/**/*.test.ts', 'apps/server/src/**/*.unit.test.ts'],
         },
       },
@@ -30,6 +32,8 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          // Lazy routes load their chunk on first render; on a busy 2-core runner that alone can take seconds.
+          testTimeout: 30_000,
         },
       },
     ],

@@ -22,7 +22,8 @@ import { closeDeps, wireDeps } from '../apps/server/src/platform/wiring.js';
 import { DEMO_PASSWORD, seedDemoIfEmpty } from '../apps/server/src/seed/demo.js';
 
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
-const DB_NAME = 'harbor_bench_imports';
+// Per run unless named: two engineers benching at once must not drop each other's database.
+const DB_NAME = process.env.BENCH_DB ?? `harbor_bench_imports_${process.pid}`;
 const EXISTING = Number(process.env.BENCH_EXISTING ?? 1_000_000);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-bench-imports-'));
 
@@ -31,6 +32,9 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 50);
 const mb = (b: number) => `${Math.round(b / 1024 / 1024)} MB`;
+/** Issue 9's goals, printed beside each figure with pass or fail. */
+const GOALS = { s100k: 8, s1m: 120, rssMb: 512, duplicates: 0, embedded100k: 60 };
+const verdict = (value: number, goal: number) => `(goal <= ${goal}: ${value <= goal ? 'pass' : 'FAIL'})`;
 const log = (...a: unknown[]) => console.log(new Date().toISOString().slice(11, 19), ...a);
 
 function withDb(url: string, name: string) {
@@ -252,10 +256,12 @@ async function server() {
   peakRss = 0;
 
   const run1 = await endToEnd('server 100k (scrub on)', base, auth, query, f100, 100_000);
+  log(`GOAL server 100k end to end: ${run1.seconds.toFixed(1)} s ${verdict(run1.seconds, GOALS.s100k)}`);
   const [{ n: before }] = await query<{ n: number }>('select count(*)::int n from contacts where deleted_at is null');
   const run2 = await endToEnd('server 100k again (re-import)', base, auth, query, f100, 100_000);
   const [{ n: after }] = await query<{ n: number }>('select count(*)::int n from contacts where deleted_at is null');
   log(`re-import: duplicates created ${after - before} (attempt says created ${run2.attempt.created})`);
+  log(`GOAL duplicates created by a re-import: ${after - before} ${verdict(after - before, GOALS.duplicates)}`);
 
   // The bare COPY of the same rows, same file, same run: an unindexed table of text columns.
   await query('create table bare_copy (a text, b text, c text, d text, e text, f text, g text, h text, i text)');
@@ -278,9 +284,10 @@ async function server() {
     log(
       `preview of 1M rows (validate_import, in the request): ${rows.toLocaleString()} rows in ${((performance.now() - t) / 1000).toFixed(1)} s`,
     );
-    await endToEnd('server 1M (scrub on)', base, auth, query, f1m, 1_000_000);
+    const run3 = await endToEnd('server 1M (scrub on)', base, auth, query, f1m, 1_000_000);
+    log(`GOAL server 1M end to end: ${run3.seconds.toFixed(1)} s ${verdict(run3.seconds, GOALS.s1m)}`);
   }
-  log(`server phase peak RSS ${mb(peakRss)}`);
+  log(`server phase peak RSS ${mb(peakRss)} ${verdict(Math.round(peakRss / 1024 / 1024), GOALS.rssMb)}`);
   await app.close();
   await closeDeps(deps);
   // A few GB of contacts: gone unless BENCH_KEEP=1 asks to look at them afterwards.
@@ -307,7 +314,7 @@ async function embedded() {
   const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
   const auth = await signIn(base, 'admin@demo.harbor.test');
   peakRss = 0;
-  await endToEnd(
+  const run = await endToEnd(
     'embedded PGlite 100k (scrub on)',
     base,
     auth,
@@ -315,6 +322,7 @@ async function embedded() {
     f100,
     100_000,
   );
+  log(`GOAL embedded 100k end to end: ${run.seconds.toFixed(1)} s ${verdict(run.seconds, GOALS.embedded100k)}`);
   log(`embedded phase peak RSS ${mb(peakRss)}`);
   await app.close();
   await closeDeps(deps);

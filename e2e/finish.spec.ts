@@ -35,8 +35,8 @@ test('an agent uploads a photo, sees it in the header, and picks favourites from
   await expect(logo.getByRole('alert')).toContainText('must be a PNG, JPEG, GIF or WebP image');
   await page.screenshot({ path: `${SHOTS}/finish-profile-photo.png`, fullPage: true });
 
-  await page.getByRole('tab', { name: 'Favourites' }).click();
-  const picker = page.getByRole('combobox', { name: 'Favourite users' });
+  await page.getByRole('tab', { name: 'Favorites' }).click();
+  const picker = page.getByRole('combobox', { name: 'Favorite users' });
   await picker.click();
   await picker.fill('rey');
   await page.getByRole('option', { name: 'Monica Reyes' }).click();

@@ -50,8 +50,8 @@ test('a new hire walks the access guard, sets preferences, and signs in again wi
   await expect(page.getByText('You must change your password before continuing')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/guard-2-password.png` });
   await field(page, 'Current password').fill(PASSWORD);
-  await field(page, 'New password').fill('a much longer passphrase for nadia 2026');
-  await field(page, 'Confirm new password').fill('a much longer passphrase for nadia 2026');
+  await field(page, 'New password').fill('a much longer passphrase for the river 2026');
+  await field(page, 'Confirm new password').fill('a much longer passphrase for the river 2026');
   await page.getByRole('button', { name: /change password/i }).click();
 
   // Two-factor required but not on.
@@ -74,7 +74,7 @@ test('a new hire walks the access guard, sets preferences, and signs in again wi
   // Display preferences apply at once and stick.
   await page.goto('/account/profile?tab=preferences');
   await field(page, 'Background').selectOption('dark');
-  await field(page, 'Primary colour').selectOption('green');
+  await field(page, 'Primary color').selectOption('green');
   await field(page, 'Font size').selectOption('large');
   await field(page, 'Time zone').selectOption('pst');
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
@@ -85,7 +85,7 @@ test('a new hire walks the access guard, sets preferences, and signs in again wi
   await signOut(page, 'Nadia Hughes');
 
   // Signing in again asks for a code; the emailed one works (a TOTP code already used would not).
-  await signIn(page, email, 'a much longer passphrase for nadia 2026');
+  await signIn(page, email, 'a much longer passphrase for the river 2026');
   await expect(page.getByRole('form', { name: 'Two-factor authentication' })).toBeVisible();
   await page.getByRole('link', { name: /email me a code/i }).click();
   const mail = await latestMailTo(page, email, /sign-in code/);
@@ -111,8 +111,8 @@ test('a forgotten password is reset through the emailed link', async ({ page }) 
   await page.screenshot({ path: `${SHOTS}/dev-inbox.png`, fullPage: true });
   const link = mail.text.match(/https?:\/\/\S+reset_password_token=\S+/)![0];
   await page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
-  await field(page, 'New password').fill('telemarketer new passphrase');
-  await field(page, 'Confirm new password').fill('telemarketer new passphrase');
+  await field(page, 'New password').fill('quiet evening phone calls');
+  await field(page, 'Confirm new password').fill('quiet evening phone calls');
   await page.getByRole('button', { name: /change|reset|save/i }).click();
   await expect(page.getByText(/password has been changed/i)).toBeVisible();
 
@@ -123,7 +123,7 @@ test('a forgotten password is reset through the emailed link', async ({ page }) 
   await page.getByRole('button', { name: /change|reset|save/i }).click();
   await expect(page.getByText(/invalid or has expired/i)).toBeVisible();
 
-  await signIn(page, email, 'telemarketer new passphrase');
+  await signIn(page, email, 'quiet evening phone calls');
   await expect(page).toHaveURL(/\/$/);
 });
 

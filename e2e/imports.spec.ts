@@ -45,21 +45,25 @@ test('import a list: fix the mapping, preview, import with live progress, find i
   await page.screenshot({ path: `${SHOTS}/import-2-preview.png`, fullPage: true });
 
   await page.getByRole('button', { name: 'Start import' }).click();
-  await expect(page).toHaveURL(/\/contacts\/imports$/);
+  // The import's own result page: figures, and the invalid row with its reason.
+  await expect(page).toHaveURL(/\/contacts\/imports\/\d+$/);
   const note = page.getByRole('status', { name: 'Process notification' });
   await expect(note).toContainText('Imported e2e-leads.csv: 3 created, 0 updated, 0 skipped, 1 invalid');
-  await expect(note.getByRole('link', { name: 'View imports' })).toBeVisible();
+  await expect(note.getByRole('link', { name: 'View the result' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Rows not imported' })).toContainText('is not a US phone number');
+  await page.getByRole('link', { name: '← All imports' }).click();
   const row = page.getByRole('row', { name: 'Import e2e-leads.csv' });
-  await expect(row).toContainText('completed');
+  await expect(row).toContainText('Completed');
   await page.screenshot({ path: `${SHOTS}/import-3-done.png`, fullPage: true });
 
-  // The contacts are in the book now: the same file previews as three updates and nothing to create.
+  // The contacts are in the book now: the same file matches all three, with nothing new for them.
   await page.getByRole('link', { name: 'Import a list' }).click();
   await page.locator('input[type="file"]').setInputFiles(file);
   await page.getByLabel('Field for column Given').selectOption('first_name');
   await page.getByLabel('Field for column Family').selectOption('last_name');
   await page.getByRole('button', { name: 'Preview' }).click();
-  await expect(page.getByLabel('Preview', { exact: true }).getByLabel('To update', { exact: true })).toHaveText('3');
+  await expect(page.getByLabel('Preview', { exact: true }).getByLabel('Unchanged', { exact: true })).toHaveText('3');
+  await expect(page.getByLabel('Preview', { exact: true }).getByLabel('To update', { exact: true })).toHaveText('0');
   await expect(page.getByLabel('Preview', { exact: true }).getByLabel('To create', { exact: true })).toHaveText('0');
 
   // And the list finds them, with the tag the import gave them.

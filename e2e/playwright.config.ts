@@ -47,7 +47,8 @@ export default defineConfig({
       cwd: '..',
       url: `${BASE_URL}/v1/health`,
       reuseExistingServer: false,
-      timeout: 60_000,
+      // A fresh database is migrated and seeded first: on a busy two-core machine that alone can pass a minute.
+      timeout: 180_000,
       env: { PORT: String(PORT), DATA_DIR: dataDir, HARBOR_DEMO: '1', LOG_LEVEL: 'warn', APP_URL: BASE_URL },
     },
     {

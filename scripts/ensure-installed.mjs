@@ -1,5 +1,6 @@
 // Installs dependencies when they are missing or older than package-lock.json, so `npm start` and `npm test` work
-// on a fresh clone with nothing but Node and npm.
+// on a fresh clone with nothing but Node and npm. Only `npm ci`: a lock it refuses is a defect to fix in the lock
+// (scripts/test-all.mjs checks it with `npm ci --dry-run`), never something to paper over with `npm install`.
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -10,8 +11,7 @@ if (stale) {
   try {
     execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
   } catch {
-    // npm ci refuses a lock file another npm version wrote slightly differently; npm install honours the lock too.
-    console.log('npm ci refused the lock file; falling back to npm install.');
-    execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });
+    console.error('npm ci failed: package-lock.json does not match package.json (see the error above).');
+    process.exit(1);
   }
 }

@@ -1,6 +1,6 @@
 // The one test command (`npm test`, called by .ci/run): lint, typecheck, migration drift, unit and web tests,
 // integration tests against the embedded database and — when reachable — the PostgreSQL server with Redis, the web
-// build, and the browser flows in Debian's Chromium. Stops at the first failing step.
+// build and its per-route size budgets, and the browser flows in Debian's Chromium. Stops at the first failing step.
 import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 
@@ -23,6 +23,8 @@ function reachable(url) {
 }
 
 const steps = [
+  // A lock that `npm ci` refuses breaks every fresh clone; it tells in two seconds without installing anything.
+  ['lock file installs with npm ci', 'npm ci --dry-run --no-audit --no-fund'],
   ['lint and format', 'npx biome check .'],
   ['typecheck', 'npx tsc -b packages/shared apps/server apps/web'],
   ['migrations match the schema', 'node scripts/check-migrations.mjs'],
@@ -42,6 +44,7 @@ if (pg) {
 }
 steps.push(
   ['web build', 'npm run build -w @harbor/web'],
+  ['JavaScript per route against its budget (report)', 'node scripts/check-bundle.mjs --report'],
   ['browser flows (Playwright + Chromium)', 'node scripts/e2e.mjs'],
 );
 

@@ -18,15 +18,18 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for the developer but not referenced from the bundles; the server serves them only in
+    // development (platform/http/security-headers.ts).
+    sourcemap: 'hidden',
+    // dist/.vite/manifest.json: which chunks each page needs, read by scripts/check-bundle.mjs.
+    manifest: true,
     rolldownOptions: {
       output: {
-        // Libraries change far less often than the app: a separate chunk stays cached across deploys.
+        // React and the router are needed by every page and change far less often than the app: one chunk that stays
+        // cached across deploys. The rest (Mantine included) is split by the pages that use it, so the sign-in page
+        // does not download the tables and forms of the signed-in app.
         codeSplitting: {
-          groups: [
-            { name: 'mantine', test: /node_modules[\\/]@mantine/ },
-            { name: 'vendor', test: /node_modules/ },
-          ],
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ }],
         },
       },
     },

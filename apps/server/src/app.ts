@@ -4,6 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -13,11 +15,14 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { modules } from './modules/index.js';
 import type { Deps } from './platform/deps.js';
+import { installBodyLimits, JSON_BODY_LIMIT } from './platform/http/body-limit.js';
 import { installErrorHandler } from './platform/http/errors.js';
 import { installPipeline } from './platform/http/pipeline.js';
+import { installSecurityHeaders } from './platform/http/security-headers.js';
 import { registerCable } from './platform/live/cable.js';
 import { ChannelRegistry } from './platform/live/channels.js';
 import { TenantRegistry } from './platform/tenancy.js';
+import { registerWebhookRoutes } from './platform/webhooks/ingress.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,7 +34,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: deps.config.logLevel },
     trustProxy: process.env.TRUST_PROXY === '1',
-    bodyLimit: 1024 * 1024,
+    bodyLimit: JSON_BODY_LIMIT,
     // Random request ids; never echo a client-chosen one into logs.
     genReqId: () => crypto.randomUUID(),
   });
@@ -37,8 +42,20 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installSecurityHeaders(app, deps.config);
+  installBodyLimits(app);
 
   await app.register(cookie);
+  // Before any route (and before static files, which bring their own .br/.gz): JSON over 1 kB goes out compressed,
+  // at levels chosen for speed, since it is compressed on every request. Compressed request bodies are refused
+  // (none of our clients sends them, and inflating them would be a way around the body limit).
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    zlibOptions: { level: 4 },
+    globalDecompression: false,
+  });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   const tenants = new TenantRegistry();
   installPipeline(app, deps.limiter, tenants);
@@ -53,9 +70,10 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(async (docs) => {
-    // The docs UI is a plugin's set of static routes: public by declaration, like every other route.
+    // The docs UI is a plugin's set of static routes: public by declaration, like every other route, and not limited
+    // (static files, like the web app's).
     docs.addHook('onRoute', (r) => {
-      r.config = { ...(r.config ?? {}), access: 'public' };
+      r.config = { ...(r.config ?? {}), access: 'public', rateLimit: false };
     });
     await docs.register(swaggerUi, { routePrefix: '/v1/docs' });
   });
@@ -65,12 +83,20 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.decorate('tenants', tenants);
   for (const mod of modules) await app.register(async (scope) => mod.register(scope, { channels, tenants }));
   registerCable(app, channels);
+  await registerWebhookRoutes(app, deps.webhooks);
 
   await serveWeb(app, deps.config.webDist);
   return app;
 }
 
-/** The built web app from the same process; any non-API path falls back to index.html (client-side routing). */
+/** Hashed build output (`assets/name-<hash>.js`) never changes under its name: cache it for good. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * The built web app from the same process; any non-API path falls back to index.html (client-side routing). Files
+ * are served precompressed (the build writes .br and .gz beside them, scripts/build-web.mjs), hashed ones cached
+ * for a year, the shell page revalidated on every load so a deploy is picked up at once.
+ */
 async function serveWeb(app: FastifyInstance, dist: string) {
   const indexFile = path.join(dist, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
@@ -78,10 +104,26 @@ async function serveWeb(app: FastifyInstance, dist: string) {
   const indexHtml = hasWeb ? fs.readFileSync(indexFile, 'utf8') : '';
   if (hasWeb) {
     await app.register(async (web) => {
+      // Public and never rate limited: one page load is a dozen files, and an office shares one address.
       web.addHook('onRoute', (r) => {
-        r.config = { ...(r.config ?? {}), access: 'public' };
+        r.config = { ...(r.config ?? {}), access: 'public', rateLimit: false };
       });
-      await web.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h' });
+      await web.register(fastifyStatic, {
+        root: dist,
+        wildcard: false,
+        index: false,
+        preCompressed: true,
+        cacheControl: false,
+        setHeaders(reply, file) {
+          const rel = path.relative(dist, file).split(path.sep).join('/');
+          const policy = rel.startsWith('assets/')
+            ? IMMUTABLE
+            : rel.startsWith('index.html')
+              ? 'no-cache'
+              : 'public, max-age=3600';
+          reply.header('cache-control', policy);
+        },
+      });
     });
   }
   app.setNotFoundHandler((req, reply) => {

@@ -14,6 +14,8 @@ export interface Config {
   redisUrl: string | null;
   /** BullMQ queue name: processes sharing one database must share it; separate databases must not. */
   jobsQueue: string;
+  /** Jobs running at once in one process, all kinds together (each kind also has its own limit). */
+  jobsConcurrency: number;
   /** Seed demo data into a new database. On for the embedded database, opt-in (HARBOR_DEMO=1) for a server. */
   demo: boolean;
   environment: 'development' | 'stage' | 'demo' | 'production' | 'test';
@@ -27,6 +29,15 @@ export interface Config {
   logLevel: string;
   /** Files go to this S3-compatible bucket when set (integrations/storage/s3.ts); to DATA_DIR/files otherwise. */
   s3: S3Config | null;
+  /**
+   * How long a resolved session is trusted without the database (platform/auth/session-cache.ts); 0 turns the cache
+   * off. Default 3 s, 0 under test (tests write to the database behind the app's back).
+   */
+  sessionCacheMs: number;
+  /** How long a person's dashboard birthday lists are reused (modules/users/birthdays.ts); 0 off. Default 60 s. */
+  dashboardCacheMs: number;
+  /** Per-rule overrides of rate-limit maxima (`RATE_LIMITS=user=20000,sign_in=30`), see platform/http/rate-limit.ts. */
+  rateLimits: Record<string, number>;
 }
 
 export interface S3Config {
@@ -57,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(repoRoot, env.DATA_DIR ?? 'data'),
     redisUrl: env.REDIS_URL || null,
     jobsQueue: env.JOBS_QUEUE ?? 'harbor-jobs',
+    jobsConcurrency: Number(env.JOBS_CONCURRENCY ?? 8),
     demo: env.HARBOR_DEMO ? env.HARBOR_DEMO === '1' : !databaseUrl,
     environment,
     // The embedded default gets a fixed development key so the data dir stays readable across restarts.
@@ -66,7 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Harbor <no-reply@harbor.test>',
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean),
-    webDist: path.resolve(repoRoot, 'apps/web/dist'),
+    webDist: path.resolve(repoRoot, env.WEB_DIST ?? 'apps/web/dist'),
     logLevel: env.LOG_LEVEL ?? (environment === 'test' ? 'silent' : 'info'),
     s3: env.STORAGE_S3_BUCKET
       ? {
@@ -79,5 +91,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           secretAccessKey: env.STORAGE_S3_SECRET_ACCESS_KEY || undefined,
         }
       : null,
+    rateLimits: parseRateLimits(env.RATE_LIMITS ?? ''),
+    sessionCacheMs: Number(env.SESSION_CACHE_MS ?? (environment === 'test' ? 0 : 3_000)),
+    dashboardCacheMs: Number(env.DASHBOARD_CACHE_MS ?? (environment === 'test' ? 0 : 60_000)),
   };
+}
+
+function parseRateLimits(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of text.split(',').filter(Boolean)) {
+    const [name, value] = part.split('=');
+    const max = Number(value);
+    if (!name || !Number.isInteger(max) || max < 1) throw new Error(`RATE_LIMITS: bad entry "${part}"`);
+    out[name.trim()] = max;
+  }
+  return out;
 }

@@ -5,11 +5,13 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { type Config, loadConfig } from '../src/config.js';
+import { devMails } from '../src/integrations/mail/schema.js';
 import { type Database, openDatabase } from '../src/platform/db/client.js';
 import type { Deps } from '../src/platform/deps.js';
 import { closeDeps, wireDeps } from '../src/platform/wiring.js';
@@ -26,25 +28,38 @@ export interface TestApp {
 }
 
 /** Rate limits that would trip on a test's many requests from one address are raised unless a test sets them. */
-const RELAXED_LIMITS = { sign_in: 100_000, password_reset: 100_000, send_otp: 100_000, default: 1_000_000 };
+const RELAXED_LIMITS = {
+  sign_in: 100_000,
+  password_reset: 100_000,
+  send_otp: 100_000,
+  public: 1_000_000,
+  user: 1_000_000,
+  api_key: 1_000_000,
+};
 
 export async function createTestApp(
   opts: {
     limits?: Record<string, number>;
     env?: Record<string, string>;
+    /** Adjusts the configuration read from env (e.g. another web build directory). */
+    configure?: (config: Config) => Config;
     /** Runs before app.ready(): tests add throwaway routes here (e.g. one that fails, to check 5xx bodies). */
     setup?: (app: FastifyInstance) => void;
   } = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
   const redis = process.env.TEST_REDIS_URL;
-  const config = loadConfig({
+  const loaded = loadConfig({
     NODE_ENV: 'test',
     APP_URL: 'http://localhost:3000',
     // With Redis the bus is pub/sub and jobs go through BullMQ, on a queue of this test database's own.
     ...(redis ? { REDIS_URL: redis, JOBS_QUEUE: `harbor-test-${crypto.randomBytes(6).toString('hex')}` } : {}),
+    // The session cache is off under test (tests write behind the app's back); TEST_SESSION_CACHE_MS turns it on
+    // for a whole run, to check that every write through the API invalidates what it must.
+    ...(process.env.TEST_SESSION_CACHE_MS ? { SESSION_CACHE_MS: process.env.TEST_SESSION_CACHE_MS } : {}),
     ...opts.env,
   });
+  const config = opts.configure ? opts.configure(loaded) : loaded;
   const deps = await wireDeps(config, database, { ...RELAXED_LIMITS, ...opts.limits });
   const app = await buildApp(deps);
   opts.setup?.(app);
@@ -96,6 +111,8 @@ export interface Reply<T = any> {
 export class Client {
   readonly cookies = new Map<string, string>();
   csrf = true;
+  /** The address requests come from (app.inject's remoteAddress); 127.0.0.1 unless a test sets one. */
+  ip: string | undefined;
   constructor(readonly app: FastifyInstance) {}
 
   async request<T = any>(
@@ -113,6 +130,7 @@ export class Client {
       method: method as 'GET',
       url,
       headers: h,
+      ...(this.ip ? { remoteAddress: this.ip } : {}),
       ...(body === undefined ? {} : { payload: body as object }),
     });
     for (const c of res.cookies) {
@@ -157,3 +175,22 @@ export async function signIn(app: FastifyInstance, email: string, password = DEM
 
 export const DEMO = (role: string) => `${role}@demo.harbor.test`;
 export const RECRUIT = (role: string) => `${role}@recruit.harbor.test`;
+
+/**
+ * The newest mail the local stand-in stored for `to` whose subject matches, waiting for it: mail sent by a job or
+ * without awaiting arrives a moment after the request that caused it.
+ */
+export async function waitForMail(t: TestApp, to: string, subject: RegExp) {
+  // Mail goes out from a durable job: allow a loaded 2-core runner 20 s before calling it lost.
+  for (let i = 0; i < 800; i++) {
+    const [m] = await t.database.db
+      .select()
+      .from(devMails)
+      .where(eq(devMails.to, to))
+      .orderBy(desc(devMails.id))
+      .limit(1);
+    if (m && subject.test(m.subject)) return m;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no mail to ${to} matching ${subject}`);
+}

@@ -65,7 +65,9 @@ describe('start-up', () => {
     expect(String(health.headers['set-cookie'])).toMatch(/csrf_token=/);
   });
 
-  it('keeps the embedded data across a stop and start, and seeds the demo only into a new database', async () => {
+  it('keeps the embedded data across a stop and start, and seeds the demo only into a new database', {
+    timeout: 180_000,
+  }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-persist-'));
     const first = await openDatabase({ dataDir: dir });
     await first.migrate();
@@ -81,7 +83,7 @@ describe('start-up', () => {
     expect(u.firstName).toBe('Persisted');
     await second.close();
     fs.rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   it('does not seed demo data when a database server is configured without HARBOR_DEMO', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://x/y' }).demo).toBe(false);

@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { Notifications } from '@mantine/notifications';
+import './theme/global.css';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
@@ -16,7 +16,6 @@ export function App() {
     <QueryClientProvider client={queryClient}>
       <AppThemeProvider>
         <ErrorBoundary>
-          <Notifications position="top-right" />
           <RouterProvider router={router} />
         </ErrorBoundary>
       </AppThemeProvider>

@@ -1,42 +1,82 @@
+import { Center, Loader } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect } from 'react';
+import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useLocation } from 'react-router';
 import { beginNavigation, configureClient } from './api/client';
-import { AuthGate } from './auth/AuthGate';
 import { resetClientState } from './auth/session';
-import { AppLayout } from './layout/AppLayout';
 import { PublicLayout } from './layout/PublicLayout';
-import { AdminLayout } from './pages/admin/AdminLayout';
-import { FeatureFlagsPage } from './pages/admin/FeatureFlagsPage';
-import { GroupsAdminPage, PoolsAdminPage, TagsAdminPage } from './pages/admin/lookups/ContactSetsPages';
-import {
-  AgentflowAdminPage,
-  CarriersAdminPage,
-  SourcesAdminPage,
-  StatusesAdminPage,
-} from './pages/admin/lookups/pages';
-import { OfficeLocationsPage } from './pages/admin/OfficeLocationsPage';
-import { SecurityLogPage } from './pages/admin/SecurityLogPage';
-import { SignupsPage } from './pages/admin/SignupsPage';
-import { SsoPage } from './pages/admin/SsoPage';
-import { UsersPage } from './pages/admin/UsersPage';
-import { BillingPage } from './pages/BillingPage';
-import { ContactDetailPage } from './pages/contacts/ContactDetailPage';
-import { ContactsPage } from './pages/contacts/ContactsPage';
-import { NewContactPage } from './pages/contacts/NewContactPage';
-import { TransfersPage } from './pages/contacts/TransfersPage';
-import { DashboardPage } from './pages/DashboardPage';
-import { DevInboxPage } from './pages/DevInboxPage';
 import { RouteErrorPanel } from './pages/ErrorPanel';
-import { ImportsPage } from './pages/imports/ImportsPage';
-import { ImportWizardPage } from './pages/imports/ImportWizardPage';
-import { LoginPage } from './pages/LoginPage';
-import { NotFoundPage } from './pages/NotFoundPage';
-import { ContactUsPage, PrivacyPolicyPage, TermsOfUsePage } from './pages/PublicPages';
-import { ProfilePage } from './pages/profile/ProfilePage';
-import { ResetPasswordPage } from './pages/ResetPasswordPage';
-import { SsoCallbackPage, SsoLogoutPage, SsoStartPage } from './pages/SsoPages';
-import { TeamMemberPage, TeamPage } from './pages/team/TeamPage';
+
+/**
+ * Every page, and the signed-in shell, is its own chunk loaded when first shown: the sign-in page downloads the
+ * entry (React, the router, the query client, the public frame) and itself, not the whole app. Budgets per route
+ * are checked after each build (scripts/check-bundle.mjs).
+ */
+function lazyNamed<M, K extends keyof M>(load: () => Promise<M>, name: K) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+function PageLoader() {
+  return (
+    <Center py="xl">
+      <Loader aria-label="Loading" />
+    </Center>
+  );
+}
+
+/** A lazy page inside its own Suspense: the frame around it stays while its chunk loads. */
+function page(Component: ComponentType) {
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <Component />
+    </Suspense>
+  );
+}
+
+// The signed-in gate (terms modal, live connection) and shell are not part of the public pages' download.
+const AuthGate = lazyNamed(() => import('./auth/AuthGate'), 'AuthGate');
+const AppLayout = lazyNamed(() => import('./layout/AppLayout'), 'AppLayout');
+const AdminLayout = lazyNamed(() => import('./pages/admin/AdminLayout'), 'AdminLayout');
+const FeatureFlagsPage = lazyNamed(() => import('./pages/admin/FeatureFlagsPage'), 'FeatureFlagsPage');
+const contactSets = () => import('./pages/admin/lookups/ContactSetsPages');
+const GroupsAdminPage = lazyNamed(contactSets, 'GroupsAdminPage');
+const PoolsAdminPage = lazyNamed(contactSets, 'PoolsAdminPage');
+const TagsAdminPage = lazyNamed(contactSets, 'TagsAdminPage');
+const lookupPages = () => import('./pages/admin/lookups/pages');
+const AgentflowAdminPage = lazyNamed(lookupPages, 'AgentflowAdminPage');
+const CarriersAdminPage = lazyNamed(lookupPages, 'CarriersAdminPage');
+const SourcesAdminPage = lazyNamed(lookupPages, 'SourcesAdminPage');
+const StatusesAdminPage = lazyNamed(lookupPages, 'StatusesAdminPage');
+const OfficeLocationsPage = lazyNamed(() => import('./pages/admin/OfficeLocationsPage'), 'OfficeLocationsPage');
+const SecurityLogPage = lazyNamed(() => import('./pages/admin/SecurityLogPage'), 'SecurityLogPage');
+const SignupsPage = lazyNamed(() => import('./pages/admin/SignupsPage'), 'SignupsPage');
+const SsoPage = lazyNamed(() => import('./pages/admin/SsoPage'), 'SsoPage');
+const UsersPage = lazyNamed(() => import('./pages/admin/UsersPage'), 'UsersPage');
+const BillingPage = lazyNamed(() => import('./pages/BillingPage'), 'BillingPage');
+const ContactDetailPage = lazyNamed(() => import('./pages/contacts/ContactDetailPage'), 'ContactDetailPage');
+const ContactsPage = lazyNamed(() => import('./pages/contacts/ContactsPage'), 'ContactsPage');
+const NewContactPage = lazyNamed(() => import('./pages/contacts/NewContactPage'), 'NewContactPage');
+const TransfersPage = lazyNamed(() => import('./pages/contacts/TransfersPage'), 'TransfersPage');
+const DashboardPage = lazyNamed(() => import('./pages/DashboardPage'), 'DashboardPage');
+const DevInboxPage = lazyNamed(() => import('./pages/DevInboxPage'), 'DevInboxPage');
+const ImportsPage = lazyNamed(() => import('./pages/imports/ImportsPage'), 'ImportsPage');
+const ImportWizardPage = lazyNamed(() => import('./pages/imports/ImportWizardPage'), 'ImportWizardPage');
+const ImportResultPage = lazyNamed(() => import('./pages/imports/ImportResultPage'), 'ImportResultPage');
+const LoginPage = lazyNamed(() => import('./pages/LoginPage'), 'LoginPage');
+const NotFoundRoute = lazyNamed(() => import('./pages/NotFoundPage'), 'NotFoundRoute');
+const publicPages = () => import('./pages/PublicPages');
+const ContactUsPage = lazyNamed(publicPages, 'ContactUsPage');
+const PrivacyPolicyPage = lazyNamed(publicPages, 'PrivacyPolicyPage');
+const TermsOfUsePage = lazyNamed(publicPages, 'TermsOfUsePage');
+const ProfilePage = lazyNamed(() => import('./pages/profile/ProfilePage'), 'ProfilePage');
+const ResetPasswordPage = lazyNamed(() => import('./pages/ResetPasswordPage'), 'ResetPasswordPage');
+const ssoPages = () => import('./pages/SsoPages');
+const SsoCallbackPage = lazyNamed(ssoPages, 'SsoCallbackPage');
+const SsoLogoutPage = lazyNamed(ssoPages, 'SsoLogoutPage');
+const SsoStartPage = lazyNamed(ssoPages, 'SsoStartPage');
+const team = () => import('./pages/team/TeamPage');
+const TeamMemberPage = lazyNamed(team, 'TeamMemberPage');
+const TeamPage = lazyNamed(team, 'TeamPage');
 
 /**
  * Cancels what the previous page left in flight. Keyed on the pathname: a change of query string (a profile tab)
@@ -66,55 +106,57 @@ export function createAppRouter() {
           element: <PublicLayout />,
           errorElement: <RouteErrorPanel />,
           children: [
-            { path: '/login', element: <LoginPage /> },
-            { path: '/reset-password', element: <ResetPasswordPage /> },
-            { path: '/login/sso', element: <SsoStartPage /> },
-            { path: '/api/auth/callback', element: <SsoCallbackPage /> },
-            { path: '/sso-logout', element: <SsoLogoutPage /> },
-            { path: '/contact-us', element: <ContactUsPage /> },
-            { path: '/privacy-policy', element: <PrivacyPolicyPage /> },
-            { path: '/terms-of-use', element: <TermsOfUsePage /> },
-            { path: '/dev/inbox', element: <DevInboxPage /> },
-            { path: '*', element: <NotFoundPage /> },
+            { path: '/login', element: page(LoginPage) },
+            { path: '/reset-password', element: page(ResetPasswordPage) },
+            { path: '/login/sso', element: page(SsoStartPage) },
+            { path: '/api/auth/callback', element: page(SsoCallbackPage) },
+            { path: '/sso-logout', element: page(SsoLogoutPage) },
+            { path: '/contact-us', element: page(ContactUsPage) },
+            { path: '/privacy-policy', element: page(PrivacyPolicyPage) },
+            { path: '/terms-of-use', element: page(TermsOfUsePage) },
+            { path: '/dev/inbox', element: page(DevInboxPage) },
           ],
         },
+        // Signed in, an unknown address keeps the app's layout; signed out, the public one.
+        { path: '*', element: page(NotFoundRoute) },
         {
-          element: <AuthGate />,
+          element: page(AuthGate),
           children: [
             {
-              element: <AppLayout />,
+              element: page(AppLayout),
               errorElement: <RouteErrorPanel />,
               children: [
-                { index: true, element: <DashboardPage /> },
-                { path: '/account/profile', element: <ProfilePage /> },
-                { path: '/billing/*', element: <BillingPage /> },
-                { path: '/contacts', element: <ContactsPage /> },
-                { path: '/contacts/transfers', element: <TransfersPage /> },
-                { path: '/team', element: <TeamPage /> },
-                { path: '/team/:id', element: <TeamMemberPage /> },
-                { path: '/contacts/new', element: <NewContactPage /> },
-                { path: '/contacts/:number', element: <ContactDetailPage /> },
+                { index: true, element: page(DashboardPage) },
+                { path: '/account/profile', element: page(ProfilePage) },
+                { path: '/billing/*', element: page(BillingPage) },
+                { path: '/contacts', element: page(ContactsPage) },
+                { path: '/contacts/transfers', element: page(TransfersPage) },
+                { path: '/team', element: page(TeamPage) },
+                { path: '/team/:id', element: page(TeamMemberPage) },
+                { path: '/contacts/new', element: page(NewContactPage) },
+                { path: '/contacts/:number', element: page(ContactDetailPage) },
                 { path: '/admin', element: <Navigate to="/admin/users" replace /> },
                 {
-                  element: <AdminLayout />,
+                  element: page(AdminLayout),
                   children: [
-                    { path: '/admin/users', element: <UsersPage /> },
-                    { path: '/admin/feature-flags', element: <FeatureFlagsPage /> },
-                    { path: '/admin/single-sign-on', element: <SsoPage /> },
-                    { path: '/admin/security-log', element: <SecurityLogPage /> },
-                    { path: '/admin/signups', element: <SignupsPage /> },
-                    { path: '/admin/office-locations', element: <OfficeLocationsPage /> },
-                    { path: '/admin/statuses', element: <StatusesAdminPage /> },
-                    { path: '/admin/agentflow-statuses', element: <AgentflowAdminPage /> },
-                    { path: '/admin/sources', element: <SourcesAdminPage /> },
-                    { path: '/admin/carriers', element: <CarriersAdminPage /> },
-                    { path: '/admin/tags', element: <TagsAdminPage /> },
-                    { path: '/admin/groups', element: <GroupsAdminPage /> },
-                    { path: '/admin/pools', element: <PoolsAdminPage /> },
+                    { path: '/admin/users', element: page(UsersPage) },
+                    { path: '/admin/feature-flags', element: page(FeatureFlagsPage) },
+                    { path: '/admin/single-sign-on', element: page(SsoPage) },
+                    { path: '/admin/security-log', element: page(SecurityLogPage) },
+                    { path: '/admin/signups', element: page(SignupsPage) },
+                    { path: '/admin/office-locations', element: page(OfficeLocationsPage) },
+                    { path: '/admin/statuses', element: page(StatusesAdminPage) },
+                    { path: '/admin/agentflow-statuses', element: page(AgentflowAdminPage) },
+                    { path: '/admin/sources', element: page(SourcesAdminPage) },
+                    { path: '/admin/carriers', element: page(CarriersAdminPage) },
+                    { path: '/admin/tags', element: page(TagsAdminPage) },
+                    { path: '/admin/groups', element: page(GroupsAdminPage) },
+                    { path: '/admin/pools', element: page(PoolsAdminPage) },
                   ],
                 },
-                { path: '/contacts/imports', element: <ImportsPage /> },
-                { path: '/contacts/imports/new', element: <ImportWizardPage /> },
+                { path: '/contacts/imports', element: page(ImportsPage) },
+                { path: '/contacts/imports/new', element: page(ImportWizardPage) },
+                { path: '/contacts/imports/:id', element: page(ImportResultPage) },
               ],
             },
           ],

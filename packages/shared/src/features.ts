@@ -3,7 +3,7 @@
  * `resolveFeatures` is the one place that combines them, used by the server (route gates) and the browser (nav).
  */
 export const FEATURE_FLAGS = [
-  { key: 'medicare_center', label: 'Medicare centre', default: true },
+  { key: 'medicare_center', label: 'Medicare center', default: true },
   { key: 'sms_campaigns', label: 'SMS campaigns', default: true },
   { key: 'dialer', label: 'Dialer', default: true },
   { key: 'workflows', label: 'Workflows', default: true },
@@ -46,12 +46,3 @@ export function resolveFeatures(
   }
   return out;
 }
-
-/** What a basic user loses, on both sides (crm-core.md §1). */
-export const BASIC_USER_LOSES = [
-  'reports',
-  'marketing_profile',
-  'contact_permissions',
-  'follow_ups',
-  'external_accounts',
-] as const;

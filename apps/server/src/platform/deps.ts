@@ -4,11 +4,16 @@ import type { MailPort } from '../integrations/mail/port.js';
 import type { SsoPort } from '../integrations/sso/port.js';
 import type { StoragePort } from '../integrations/storage/port.js';
 import type { AuditLog } from './audit/audit.js';
+import type { SessionCache } from './auth/session-cache.js';
 import type { SecretBox } from './auth/tokens.js';
 import type { Database } from './db/client.js';
+import type { Outbox } from './events/outbox.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { JobQueue } from './jobs/queue.js';
+import type { Scheduler } from './jobs/schedule.js';
 import type { Bus } from './live/bus.js';
+import type { RedisClients } from './redis.js';
+import type { WebhookRegistry } from './webhooks/ingress.js';
 
 export interface Deps {
   config: Config;
@@ -19,10 +24,20 @@ export interface Deps {
   /** Contact files and other uploads (local disk under DATA_DIR/files by default). */
   storage: StoragePort;
   bus: Bus;
+  /** Sessions resolved without a database round trip for a few seconds (session-cache.ts). */
+  sessionCache: SessionCache;
   limiter: RateLimiter;
+  /** The process's Redis clients when REDIS_URL is set (health reads their state). */
+  redis: RedisClients | null;
   audit: AuditLog;
   secrets: SecretBox;
   jobs: JobQueue;
+  /** Cron-like schedules of jobs, fired once per slot across processes. */
+  schedules: Scheduler;
+  /** Domain events: areas record them in their writes' transactions and subscribe to them. */
+  events: Outbox;
+  /** Signed provider callbacks: integrations register their provider (verify + handle). */
+  webhooks: WebhookRegistry;
 }
 
 declare module 'fastify' {

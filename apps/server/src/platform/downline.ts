@@ -1,13 +1,11 @@
 /**
- * The user tree of a company (users.manager_id = upline) and who a caller reaches in it. "Me and everyone below
+ * The user tree of a company (users.manager_id = upline): who is below and above whom. "Me and everyone below
  * me" is ONE indexed lookup: users.tree_path (the ids from the top down to the user, kept by triggers on manager_id,
  * migration user_tree_path_triggers) contains my id exactly for me and the people below me, and a GIN index answers
- * `tree_path @> ARRAY[me]`. User admin, team, contacts visibility and events all embed the same fragment.
+ * `tree_path @> ARRAY[me]`. The reach rule (reach.ts) and everything built on it embed the same fragment.
  * Measured in bench/downline.ts (10,000 users, depth 10).
  */
-import { effectiveRank, MANAGER_ROLES, type Role } from '@harbor/shared';
-import { and, eq, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { AuthContext } from './auth/context.js';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from './db/client.js';
 import { users } from './db/schema.js';
 
@@ -30,8 +28,8 @@ export function uplineIdsSql(companyId: number, userId: number): SQL {
 
 /** The ids of `userId` and everyone below them (deleted users excluded): the fragment alone, no outer scan. */
 export async function downlineUserIds(db: Db, companyId: number, userId: number): Promise<number[]> {
-  const res = await db.execute(sql`SELECT id FROM ${downlineIdsSql(companyId, userId)} AS d(id)`);
-  return (res as unknown as { rows: Array<{ id: number }> }).rows.map((r) => Number(r.id));
+  const res = await db.execute<{ id: number }>(sql`SELECT id FROM ${downlineIdsSql(companyId, userId)} AS d(id)`);
+  return res.rows.map((r) => Number(r.id));
 }
 
 /** True when `candidateId` is `userId` or below them: the cycle check before a new upline is set. */
@@ -47,56 +45,4 @@ export async function isInDownline(db: Db, companyId: number, userId: number, ca
       ),
     );
   return Boolean(row);
-}
-
-export type ReachLevel = 'company' | 'business_unit' | 'downline' | 'self';
-
-const isCompanyAdmin = (roles: readonly Role[]) => roles.includes('admin') || roles.includes('sub_admin');
-
-/**
- * How far a caller's authority over other users extends: admins the whole company, a BU admin their business unit
- * (and their own downline), managers (and pool holders) their downline, everyone else only themselves.
- */
-export function reachLevel(roles: readonly Role[]): ReachLevel {
-  if (isCompanyAdmin(roles)) return 'company';
-  if (roles.includes('bu_admin')) return 'business_unit';
-  if (roles.some((r) => MANAGER_ROLES.includes(r)) || roles.includes('pool_holder')) return 'downline';
-  return 'self';
-}
-
-/**
- * A condition over `users` selecting the users the caller may see and act on, never outside the company, never
- * deleted. Below company level the caller is left out: a manager manages the people under them, not themselves
- * (their own account has its own routes), so no admin route can be turned on oneself to raise one's own standing.
- */
-export function reachCondition(auth: AuthContext): SQL {
-  const { user, company } = auth;
-  const base = and(eq(users.companyId, company.id), isNull(users.deletedAt))!;
-  const level = reachLevel(user.roles as Role[]);
-  if (level === 'company') return base;
-  if (level === 'self') return and(base, eq(users.id, user.id))!;
-  const downline = sql`${users.id} IN ${downlineIdsSql(company.id, user.id)}`;
-  const scope =
-    level === 'business_unit' && user.businessUnitId
-      ? or(eq(users.businessUnitId, user.businessUnitId), downline)!
-      : downline;
-  return and(base, scope, ne(users.id, user.id))!;
-}
-
-/**
- * The rank rule on top of reach: nobody acts on a user who outranks them (a BU admin cannot edit a System Admin
- * who happens to sit in their unit; a sub_admin cannot edit the System Admin).
- */
-export function outranks(actorRoles: readonly Role[], targetRoles: readonly Role[]) {
-  return effectiveRank(targetRoles) > effectiveRank(actorRoles);
-}
-
-/** Of `ids`, those the caller reaches: one query for a whole set (bulk checks, pickers). */
-export async function reachableIds(db: Db, auth: AuthContext, ids: number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(reachCondition(auth), inArray(users.id, ids)));
-  return new Set(rows.map((r) => r.id));
 }

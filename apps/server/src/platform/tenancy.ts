@@ -4,6 +4,8 @@
  * every query; this makes "another tenant's record is 404" hold uniformly, and lets the permission matrix test
  * find a foreign record for any route through `sample`.
  */
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './db/client.js';
 
 export interface TenantResolver {
@@ -31,3 +33,40 @@ export class TenantRegistry {
 
 /** Positive integer ids only: anything else cannot exist. */
 export const asId = (raw: string): number | null => (/^\d{1,12}$/.test(raw) ? Number(raw) : null);
+
+/** A table whose rows belong to one company. */
+export type CompanyTable = PgTable & { id: PgColumn; companyId: PgColumn };
+
+export interface CompanyRowOptions {
+  /** The column the path's id is matched against (default `id`; contacts use their public `number`). */
+  key?: PgColumn;
+  /** What else makes a row exist for the path (e.g. not soft-deleted, not revoked). */
+  live?: SQL;
+}
+
+/**
+ * The tenant resolver of almost every resource: the row `key = id` exists in the caller's company (and is `live`).
+ * One indexed lookup; a non-numeric id cannot exist.
+ */
+export function companyRowResolver(table: CompanyTable, opts: CompanyRowOptions = {}): TenantResolver {
+  const key = opts.key ?? table.id;
+  return {
+    async exists(db, companyId, raw) {
+      const id = asId(raw);
+      if (id === null) return false;
+      const [row] = await db
+        .select({ id: table.id })
+        .from(table as PgTable)
+        .where(and(eq(key, id), eq(table.companyId, companyId), opts.live));
+      return Boolean(row);
+    },
+    async sample(db, companyId) {
+      const [row] = await db
+        .select({ key })
+        .from(table as PgTable)
+        .where(and(eq(table.companyId, companyId), opts.live))
+        .limit(1);
+      return row ? String(row.key) : null;
+    },
+  };
+}

@@ -129,7 +129,7 @@ const TAGS: Array<[string, string]> = [
 const textArray = (xs: string[]) => sql`${sql.param(xs)}::text[]`;
 
 async function ids(db: Db, q: SQL): Promise<number[]> {
-  const res = (await db.execute(q)) as unknown as { rows: Array<{ id: number }> };
+  const res = await db.execute<{ id: number }>(q);
   return res.rows.map((r) => Number(r.id));
 }
 

@@ -63,8 +63,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
   const [{ n }] = await db.select({ n: count() }).from(companies);
   if (n > 0) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  await db.transaction(async (t) => {
     const [insurance, recruiting] = await t
       .insert(companies)
       .values([

@@ -1,5 +1,6 @@
 /** Typed helpers for the contacts list, bulk actions, transfers and quick filters. Shapes come from @harbor/shared. */
 import type {
+  ContactCountReply,
   ContactListReply,
   ContactsScopeInput,
   QuickFilter,
@@ -22,6 +23,9 @@ export interface NamedOption {
 
 export const listContacts = (scope: ContactsScopeInput, signal?: AbortSignal) =>
   api.patch<ContactListReply>('/v1/contacts', scope, { signal });
+/** How many contacts a scope matches: exact, or an estimate within `margin` (exact: false). */
+export const countContacts = (scope: ContactsScopeInput, signal?: AbortSignal) =>
+  api.patch<ContactCountReply>('/v1/contacts/count', scope, { signal });
 export const countSelection = (sel: Selection) =>
   api.post<SelectedItemsReply>('/v1/contacts/selected_items', { ...sel, limit: 0 });
 export const destroyAll = (sel: Selection) => api.delete<{ count: number }>('/v1/contacts/destroy_all', { body: sel });
@@ -32,17 +36,21 @@ export const updateTags = (sel: Selection, tags: TagSpec[], action: 'add' | 'rem
   api.patch<{ count: number }>('/v1/contacts/update_tags_group', { ...sel, tags, action });
 export const transferGroup = (sel: Selection, target: { to_user_id?: number; to_pool_id?: number }) =>
   api.patch<TransferAttempt>('/v1/contacts/transfer_group', { ...sel, ...target });
-export const mergeContacts = (kept_id: number, ids: number[]) =>
-  api.patch<{ kept_id: number; merged_ids: number[] }>('/v1/contacts/merge', { kept_id, ids });
+export const mergeContacts = (kept_id: number, ids: number[], choices: Record<string, number> = {}) =>
+  api.patch<{ kept_id: number; merged_ids: number[] }>('/v1/contacts/merge', { kept_id, ids, choices });
 
 /** Exports are files: fetched as a blob and handed to the browser as a download. */
-export async function exportContacts(sel: Selection, format: 'csv' | 'xlsx'): Promise<void> {
+export async function exportContacts(
+  sel: Selection,
+  format: 'csv' | 'xlsx',
+  order: { order?: 'ASC' | 'DESC'; order_field?: string } = {},
+): Promise<void> {
   const token = readCookie('csrf_token');
   const res = await fetch(`${import.meta.env.VITE_API_URL ?? ''}/v1/export.${format}`, {
     method: 'PATCH',
     credentials: 'include',
     headers: { 'Content-Type': 'application/json', ...(token ? { 'X-CSRF-Token': token } : {}) },
-    body: JSON.stringify(sel),
+    body: JSON.stringify(sel.all ? sel : { ...sel, ...order }),
   });
   if (!res.ok) {
     const body = await res.json().catch(() => null);

@@ -9,6 +9,7 @@ import type {
   ContactFile,
   ContactQuickUpdateBody,
   DataCaptureEntry,
+  DuplicateCheckReply,
   EmailValidation,
   Group,
   ListMeta,
@@ -55,6 +56,8 @@ export const contactsApi = {
   show: (n: number | string, opts: { keepNew?: boolean; signal?: AbortSignal } = {}) =>
     api.get<Contact>(c(n), { signal: opts.signal, query: { not_remove_new_tag: opts.keepNew ? 'true' : undefined } }),
   create: (body: ContactFields) => api.post<Contact>('/v1/contacts', body),
+  duplicateCheck: (body: { phone?: string; email?: string }, signal?: AbortSignal) =>
+    api.post<DuplicateCheckReply>('/v1/contacts/duplicate_check', body, { signal }),
   update: (n: number, body: ContactFields) => api.patch<Contact>(c(n), body),
   quickUpdate: (n: number, body: Infer<typeof ContactQuickUpdateBody>) =>
     api.patch<Contact>(`${c(n)}/quick_update`, body),

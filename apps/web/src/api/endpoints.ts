@@ -3,10 +3,14 @@ import type {
   CurrentUser,
   LoginBody,
   OtpStepReply,
+  RecoveryCodesReply,
+  RecoveryCodesStatus,
+  RegenerateRecoveryCodesBody,
   ResetByTokenBody,
   ResetInstructionsBody,
   TwoFactorCodeBody,
   TwoFactorDisableBody,
+  TwoFactorOnReply,
   Update2faBody,
   UpdatePasswordBody,
   UpdateThemeBody,
@@ -24,6 +28,8 @@ export type TimezoneChange = Infer<typeof UpdateTimezoneBody>;
 export type PasswordChange = Infer<typeof UpdatePasswordBody>;
 export type ResetByToken = Infer<typeof ResetByTokenBody>;
 export type Update2fa = Infer<typeof Update2faBody>;
+/** The reply that turns two-factor on: the user, and the recovery codes shown this once. */
+export type TwoFactorOn = Infer<typeof TwoFactorOnReply>;
 
 export interface QrReply {
   qr_code: string;
@@ -79,10 +85,14 @@ export const updatePassword = (userId: number, body: PasswordChange) =>
 export const generateQr = () => api.patch<QrReply>('/v1/users/two_factor/generate_qr');
 export const sendOtp = () => api.patch<undefined>('/v1/users/two_factor/send_otp');
 export const enable2fa = (body: Infer<typeof TwoFactorCodeBody>) =>
-  api.patch<CurrentUser>('/v1/users/two_factor/enable', body);
+  api.patch<TwoFactorOn>('/v1/users/two_factor/enable', body);
 export const disable2fa = (body: Infer<typeof TwoFactorDisableBody>) =>
   api.patch<CurrentUser>('/v1/users/two_factor/disable', body);
-export const update2fa = (body: Update2fa) => api.patch<CurrentUser>('/v1/users/update_2fa', body);
+export const update2fa = (body: Update2fa) => api.patch<TwoFactorOn>('/v1/users/update_2fa', body);
+export const recoveryCodesStatus = (signal?: AbortSignal) =>
+  api.get<Infer<typeof RecoveryCodesStatus>>('/v1/users/two_factor/recovery_codes', { signal });
+export const regenerateRecoveryCodes = (body: Infer<typeof RegenerateRecoveryCodesBody>) =>
+  api.patch<Infer<typeof RecoveryCodesReply>>('/v1/users/two_factor/recovery_codes', body);
 
 // ---- Development inbox of the local mail stand-in ----
 export const listDevMails = (signal?: AbortSignal) => api.get<{ data: DevMailSummary[] }>('/v1/dev/mails', { signal });

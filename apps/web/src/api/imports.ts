@@ -1,5 +1,16 @@
 /** Typed helpers for the imports area (routes.md "imports"); shapes come from @harbor/shared. */
-import type { ImportAttempt, ImportAttemptList, ImportPreview, ImportSetting, WorkersStatus } from '@harbor/shared';
+import type {
+  ImportAttempt,
+  ImportAttemptDetail,
+  ImportAttemptList,
+  ImportPreview,
+  ImportRowList,
+  ImportSetting,
+  OnMatch,
+  ScrubKey,
+  UndoPreview,
+  WorkersStatus,
+} from '@harbor/shared';
 import { ApiError, api, readCookie } from './client';
 
 type Infer<S> = S extends { _output: infer O } ? O : never;
@@ -8,6 +19,9 @@ export type AttemptList = Infer<typeof ImportAttemptList>;
 export type Preview = Infer<typeof ImportPreview>;
 export type Setting = Infer<typeof ImportSetting>;
 export type Workers = Infer<typeof WorkersStatus>;
+export type AttemptDetail = Infer<typeof ImportAttemptDetail>;
+export type RowList = Infer<typeof ImportRowList>;
+export type UndoPlan = Infer<typeof UndoPreview>;
 
 export interface ImportOptionsForm {
   type: 'lead' | 'client';
@@ -15,7 +29,7 @@ export interface ImportOptionsForm {
   pool?: number;
   tags: Array<{ name: string; color?: string }>;
   updated_lead_tags: Array<{ name: string; color?: string }>;
-  scrub_against?: { by: Array<'phone' | 'email' | 'name_address'>; on_match: 'update' | 'skip' };
+  scrub_against?: { by: ScrubKey[]; on_match: OnMatch };
   api_vendor_obj?: { vendor_name: string; vendor_type: string };
   fields: Record<string, string>;
   sheet?: string;
@@ -65,6 +79,16 @@ export const deleteAttempt = (id: number, removeContacts: boolean) =>
     query: { remove_contacts: removeContacts },
   });
 export const retryAttempt = (id: number) => api.post<Attempt>(`/v1/contacts/retry_failed_import_attempts/${id}`);
+export const getAttempt = (id: number, signal?: AbortSignal) =>
+  api.get<AttemptDetail>(`/v1/contacts/import_attempts/${id}`, { signal });
+export const attemptRows = (id: number, q: { kind: string; page: number; limit: number }, signal?: AbortSignal) =>
+  api.get<RowList>(`/v1/contacts/import_attempts/${id}/rows`, { query: q, signal });
+/** Where the rows that were not imported download (a plain link: the browser saves the CSV). */
+export const notImportedCsvUrl = (id: number) =>
+  `${import.meta.env.VITE_API_URL ?? ''}/v1/contacts/import_attempts/${id}/not_imported.csv`;
+export const previewUndo = (id: number, signal?: AbortSignal) =>
+  api.get<UndoPlan>(`/v1/contacts/import_attempts/${id}/undo`, { signal });
+export const undoAttempt = (id: number) => api.post<Attempt>(`/v1/contacts/import_attempts/${id}/undo`, {});
 export const workersStatus = (signal?: AbortSignal) => api.get<Workers>('/v1/contacts/workers_status', { signal });
 
 export const listSettings = (signal?: AbortSignal) => api.get<{ data: Setting[] }>('/v1/import_settings', { signal });

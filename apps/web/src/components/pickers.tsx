@@ -31,11 +31,11 @@ export function OwnerSelect({
   current,
   ...rest
 }: PickerProps & { current?: { id: number; name: string } | null }) {
-  const favourites = new Set(useCurrentUser().favorite_users);
+  const favorites = new Set(useCurrentUser().favorite_users);
   const owners = useQuery({ queryKey: ['admin', 'owners'], queryFn: ({ signal }) => listOwners(signal) });
-  // Favourite users first (a stable sort keeps the server's name order within each part).
+  // Favorite users first (a stable sort keeps the server's name order within each part).
   const data = [...(owners.data?.data ?? [])]
-    .sort((a, b) => Number(favourites.has(b.id)) - Number(favourites.has(a.id)))
+    .sort((a, b) => Number(favorites.has(b.id)) - Number(favorites.has(a.id)))
     .map((u) => ({ value: String(u.id), label: `${u.name} (${u.email})` }));
   if (current && !data.some((d) => d.value === String(current.id))) {
     data.unshift({ value: String(current.id), label: current.name });

@@ -33,8 +33,8 @@ export function TermsContent({ headingOrder = 2 }: { headingOrder?: 2 | 3 }) {
           follow the insurance, Medicare-marketing and scope-of-appointment rules that apply to you and your carriers;
         </List.Item>
         <List.Item>
-          call, text or email people only with the consent the law requires (including the TCPA and CAN-SPAM), and
-          honour opt-outs promptly;
+          call, text or email people only with the consent the law requires (including the TCPA and CAN-SPAM), and honor
+          opt-outs promptly;
         </List.Item>
         <List.Item>keep health and financial information to the minimum your work needs;</List.Item>
         <List.Item>not import lists you are not allowed to use.</List.Item>

@@ -1,11 +1,14 @@
-import { AppShell, Burger, Group, NavLink, ScrollArea, Text, Title } from '@mantine/core';
+import { AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { Notifications } from '@mantine/notifications';
 import { useIsFetching } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { type ReactNode, useMemo, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useSlowLoading } from '../api/useSlowLoading';
 import { useCurrentUser } from '../auth/session';
+import { Brand, MAIN_ID } from '../components/Brand';
 import { useLiveConnection } from '../live/useLive';
+import { ErrorBoundary } from '../pages/ErrorPanel';
 import { ConnectionIndicator } from './ConnectionIndicator';
 import { ImpersonationBanner } from './ImpersonationBanner';
 import { NotificationsBell } from './NotificationsBell';
@@ -13,6 +16,7 @@ import { activeNavItem, subjectOf, visibleNavItems } from './nav';
 import { NAV_ICONS } from './navIcons';
 import { ProcessNotificationCard } from './ProcessNotificationCard';
 import { UserMenu } from './UserMenu';
+import { useHeadingFocus } from './useHeadingFocus';
 
 function SlowLoadingNote() {
   // First loads only: a background refetch of data already on screen is not worth a note.
@@ -20,41 +24,49 @@ function SlowLoadingNote() {
   const slow = useSlowLoading(pending);
   if (!slow) return null;
   return (
-    <Text size="xs" c="dimmed" role="status" aria-live="polite">
+    <Text size="xs" c="dimmed" role="status" aria-live="polite" visibleFrom="xs">
       Still loading…
     </Text>
   );
 }
 
-/** The shell every signed-in screen lives in. */
-export function AppLayout() {
+/** The shell every signed-in screen lives in; `children` stands in for the route's page (the not-found page). */
+export function AppLayout({ children }: { children?: ReactNode }) {
   const user = useCurrentUser();
   const location = useLocation();
   const [opened, { toggle, close }] = useDisclosure(false);
   const items = useMemo(() => visibleNavItems(subjectOf(user)), [user]);
   const active = activeNavItem(location.pathname, items);
+  const main = useRef<HTMLElement>(null);
   useLiveConnection();
+  useHeadingFocus(main);
 
   return (
     <AppShell
       header={{ height: 56 }}
       navbar={{ width: 232, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="md"
+      padding={{ base: 'xs', sm: 'md' }}
     >
+      <a className="skip-link" href={`#${MAIN_ID}`}>
+        Skip to main content
+      </a>
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
-            <Title order={1} size="h3" c="var(--mantine-primary-color-filled)">
-              <Link to="/" style={{ color: 'inherit', textDecoration: 'none' }}>
-                Harbor
-              </Link>
-            </Title>
-            <Text size="sm" c="dimmed" visibleFrom="sm" truncate maw={240}>
+        <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" miw={0}>
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={opened}
+            />
+            <Brand />
+            <Text size="sm" c="dimmed" visibleFrom="md" truncate maw={240}>
               {user.company.name}
             </Text>
           </Group>
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap">
             <SlowLoadingNote />
             <ConnectionIndicator />
             <NotificationsBell />
@@ -63,7 +75,7 @@ export function AppLayout() {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="xs" aria-label="Main navigation">
+      <AppShell.Navbar p="xs" aria-label="Main navigation" component="nav">
         <AppShell.Section grow component={ScrollArea}>
           {items.map((item) => {
             const Icon = NAV_ICONS[item.icon];
@@ -73,7 +85,7 @@ export function AppLayout() {
                 component={Link}
                 to={item.to}
                 label={item.label}
-                leftSection={<Icon size={18} stroke={1.6} />}
+                leftSection={<Icon size={18} stroke={1.6} aria-hidden />}
                 active={active?.to === item.to}
                 aria-current={active?.to === item.to ? 'page' : undefined}
                 onClick={close}
@@ -82,17 +94,20 @@ export function AppLayout() {
           })}
         </AppShell.Section>
         <AppShell.Section>
-          <Text size="xs" c="dimmed" px="sm" hiddenFrom="sm">
+          <Text size="xs" c="dimmed" px="sm" hiddenFrom="md">
             {user.company.name}
           </Text>
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_ID} ref={main} tabIndex={-1} style={{ outline: 'none', minWidth: 0 }}>
         <ImpersonationBanner />
-        <Outlet />
+        {/* A page that fails to render keeps the shell around it; a new path gets a fresh try. */}
+        <ErrorBoundary key={location.pathname}>{children ?? <Outlet />}</ErrorBoundary>
       </AppShell.Main>
       <ProcessNotificationCard />
+      {/* Toasts belong to the signed-in app; here, their code is not part of the public pages' download. */}
+      <Notifications position="top-right" />
     </AppShell>
   );
 }

@@ -1,25 +1,35 @@
-import { Badge, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Badge, VisuallyHidden } from '@mantine/core';
+import { IconPlugConnectedX } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
 import { useCableState } from '../live/useLive';
 
-/** "connected" once the notifications subscription is confirmed; anything short of that is "connecting". */
-export function ConnectionIndicator() {
+/** A connection that is still coming up (first load, a brief reconnect) is not trouble worth showing. */
+export const CONNECTION_GRACE_MS = 8000;
+
+/**
+ * Says nothing while live updates work: a developer's "connected" badge is noise to a person. Only when the
+ * connection has been down longer than the grace period does a notice appear, announced politely.
+ */
+export function ConnectionIndicator({ graceMs = CONNECTION_GRACE_MS }: { graceMs?: number }) {
   const state = useCableState();
-  const connected = state === 'connected';
-  const label = connected ? 'connected' : 'connecting';
-  // On a phone the header has no room for the word: the coloured dot alone says it (the label stays for readers).
-  const compact = useMediaQuery('(max-width: 40em)');
+  const [trouble, setTrouble] = useState(false);
+  useEffect(() => {
+    if (state === 'connected') {
+      setTrouble(false);
+      return;
+    }
+    const timer = setTimeout(() => setTrouble(true), graceMs);
+    return () => clearTimeout(timer);
+  }, [state, graceMs]);
+  // The live region is always in the page so that the notice, when it comes, is announced.
   return (
-    <Tooltip label={connected ? 'Live updates are on' : 'Connecting to live updates…'}>
-      <Badge
-        variant="dot"
-        color={connected ? 'teal' : 'gray'}
-        role="status"
-        aria-label={`Live connection: ${label}`}
-        data-state={state}
-      >
-        {compact ? null : label}
-      </Badge>
-    </Tooltip>
+    <div role="status" aria-live="polite" data-state={state}>
+      {trouble && (
+        <Badge color="yellow" variant="light" leftSection={<IconPlugConnectedX size={14} aria-hidden />}>
+          Reconnecting…
+          <VisuallyHidden> Live updates are paused until the connection is back.</VisuallyHidden>
+        </Badge>
+      )}
+    </div>
   );
 }

@@ -8,12 +8,13 @@ export function NotificationsBell() {
   const label = unread ? `Notifications, ${unread} unread` : 'Notifications';
   return (
     <Popover width={320} position="bottom-end" shadow="md" onClose={markAllRead}>
+      {/* The target is the button itself: Popover puts aria-expanded on its target, which a plain div may not carry. */}
       <Popover.Target>
-        <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={!unread} offset={4}>
-          <ActionIcon variant="subtle" size="lg" aria-label={label}>
+        <ActionIcon variant="subtle" size="lg" aria-label={label}>
+          <Indicator label={unread > 99 ? '99+' : unread} size={16} disabled={!unread} offset={2} aria-hidden>
             <IconBell size={20} />
-          </ActionIcon>
-        </Indicator>
+          </Indicator>
+        </ActionIcon>
       </Popover.Target>
       <Popover.Dropdown p={0}>
         <Group justify="space-between" px="sm" py="xs">

@@ -1,23 +1,32 @@
-import { Anchor, Box, Container, Group, Text, Title } from '@mantine/core';
+import { Anchor, Box, Container, Group, Text } from '@mantine/core';
+import { type ReactNode, useRef } from 'react';
 import { Link, Outlet } from 'react-router';
+import { Brand, MAIN_ID } from '../components/Brand';
+import { useHeadingFocus } from './useHeadingFocus';
 
-/** Frame of the pages that never load the user. */
-export function PublicLayout() {
+/** Frame of the pages that never load the user; `children` stands in for the route's page (the not-found page). */
+export function PublicLayout({ children }: { children?: ReactNode }) {
+  const main = useRef<HTMLElement>(null);
+  useHeadingFocus(main);
   return (
     <Box mih="100vh" style={{ display: 'flex', flexDirection: 'column' }}>
+      <a className="skip-link" href={`#${MAIN_ID}`}>
+        Skip to main content
+      </a>
       <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <Container size="md">
-          <Title order={1} size="h3" c="var(--mantine-primary-color-filled)">
-            <Link to="/" style={{ color: 'inherit', textDecoration: 'none' }}>
-              Harbor
-            </Link>
-          </Title>
+          <Brand />
         </Container>
       </Box>
-      <Box component="main" py="xl" style={{ flex: 1 }}>
-        <Container size="md">
-          <Outlet />
-        </Container>
+      <Box
+        component="main"
+        id={MAIN_ID}
+        ref={main}
+        tabIndex={-1}
+        py="xl"
+        style={{ flex: 1, outline: 'none', minWidth: 0 }}
+      >
+        <Container size="md">{children ?? <Outlet />}</Container>
       </Box>
       <Box component="footer" py="md" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
         <Container size="md">

@@ -54,7 +54,7 @@ describe('visibleNavItems', () => {
     expect(labels(visibleNavItems(subjectOf(off), allReady))).not.toContain('SMS');
   });
 
-  it('honours an entry that requires a feature directly', () => {
+  it('honors an entry that requires a feature directly', () => {
     const items: NavItem[] = [{ label: 'Products', to: '/products', icon: 'admin', feature: 'products', ready: true }];
     expect(visibleNavItems(subjectOf(agent), items)).toEqual([]);
     const on = makeUser({ features: { ...agent.features, products: true } });

@@ -2,7 +2,15 @@
  * The navigation, declared once. Each entry names the permission (shared PERMISSIONS) and/or feature it needs;
  * `ready` stays false until the feature's page exists, so the shell never links to a page that is not there.
  */
-import { type CurrentUser, can, type FeatureKey, type Permission, resolveFeatures, type Subject } from '@harbor/shared';
+import {
+  type CurrentUser,
+  can,
+  type FeatureGate,
+  featureGateOpen,
+  type Permission,
+  resolveFeatures,
+  type Subject,
+} from '@harbor/shared';
 
 export type NavIcon =
   | 'dashboard'
@@ -26,7 +34,8 @@ export interface NavItem {
   to: string;
   icon: NavIcon;
   permission?: Permission;
-  feature?: FeatureKey;
+  /** The feature gate the page belongs to (the server refuses its routes when it is closed). */
+  feature?: FeatureGate;
   ready: boolean;
 }
 
@@ -34,15 +43,50 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Dashboard', to: '/', icon: 'dashboard', ready: true },
   { label: 'Contacts', to: '/contacts', icon: 'contacts', permission: 'contacts.use', ready: true },
   { label: 'Imports', to: '/contacts/imports', icon: 'imports', permission: 'imports.use', ready: true },
-  { label: 'SMS', to: '/sms', icon: 'sms', permission: 'sms.use', ready: false },
-  { label: 'Dialer', to: '/dialer', icon: 'dialer', permission: 'dialer.use', ready: false },
-  { label: 'Wallet', to: '/wallet', icon: 'wallet', permission: 'wallet.use', ready: false },
-  { label: 'Workflows', to: '/workflows', icon: 'workflows', permission: 'workflows.use', ready: false },
-  { label: 'Reports', to: '/reports', icon: 'reports', permission: 'reports.view', ready: false },
-  { label: 'Follow-ups', to: '/follow-ups', icon: 'follow_ups', permission: 'follow_ups.use', ready: false },
-  { label: 'Medicare', to: '/medicare', icon: 'medicare', permission: 'medicare.use', ready: false },
-  { label: 'SOA requests', to: '/soa-requests', icon: 'soa', permission: 'soa.use', ready: false },
-  { label: 'Trainings', to: '/trainings', icon: 'trainings', permission: 'training.use', ready: false },
+  { label: 'SMS', to: '/sms', icon: 'sms', permission: 'sms.use', feature: 'sms_campaigns', ready: false },
+  { label: 'Dialer', to: '/dialer', icon: 'dialer', permission: 'dialer.use', feature: 'dialer', ready: false },
+  { label: 'Wallet', to: '/wallet', icon: 'wallet', permission: 'wallet.use', feature: 'wallet_feature', ready: false },
+  {
+    label: 'Workflows',
+    to: '/workflows',
+    icon: 'workflows',
+    permission: 'workflows.use',
+    feature: 'workflows',
+    ready: false,
+  },
+  { label: 'Reports', to: '/reports', icon: 'reports', permission: 'reports.view', feature: 'reports', ready: false },
+  {
+    label: 'Follow-ups',
+    to: '/follow-ups',
+    icon: 'follow_ups',
+    permission: 'follow_ups.use',
+    feature: 'follow_ups',
+    ready: false,
+  },
+  {
+    label: 'Medicare',
+    to: '/medicare',
+    icon: 'medicare',
+    permission: 'medicare.use',
+    feature: 'medicare_center',
+    ready: false,
+  },
+  {
+    label: 'SOA requests',
+    to: '/soa-requests',
+    icon: 'soa',
+    permission: 'soa.use',
+    feature: 'soa_requests',
+    ready: false,
+  },
+  {
+    label: 'Trainings',
+    to: '/trainings',
+    icon: 'trainings',
+    permission: 'training.use',
+    feature: 'training_app',
+    ready: false,
+  },
   { label: 'Team', to: '/team', icon: 'team', permission: 'team.view', ready: true },
   { label: 'Admin', to: '/admin', icon: 'admin', permission: 'admin.manage', ready: true },
   { label: 'Profile', to: '/account/profile', icon: 'profile', permission: 'account.self', ready: true },
@@ -60,7 +104,7 @@ export function subjectOf(user: CurrentUser): Subject {
 
 export function isNavItemAllowed(subject: Subject, item: NavItem): boolean {
   if (item.permission && !can(subject, item.permission)) return false;
-  if (item.feature && !subject.features[item.feature]) return false;
+  if (item.feature && !featureGateOpen(subject, item.feature)) return false;
   return true;
 }
 

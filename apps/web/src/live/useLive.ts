@@ -1,6 +1,9 @@
+import { NOTIFICATIONS_CHANNEL, NotificationsChannelMessage } from '@harbor/shared';
 import { useEffect, useSyncExternalStore } from 'react';
-import { addNotification, type IncomingNotification } from '../stores/notifications';
+import { addNotification } from '../stores/notifications';
+import { openProcessNotification } from '../stores/processNotification';
 import { type CableState, cable, subscribe } from './cable';
+import { emitTransferUpdate } from './transfers';
 
 export function useCableState(): CableState {
   return useSyncExternalStore(
@@ -10,9 +13,26 @@ export function useCableState(): CableState {
   );
 }
 
-function isNotification(message: unknown): message is IncomingNotification {
-  const m = message as Partial<IncomingNotification> | null;
-  return !!m && typeof m.title === 'string' && typeof m.body === 'string';
+/** A NotificationsChannel message, parsed with the schema the server validated it with before publishing. */
+export function handleNotificationsMessage(message: unknown): void {
+  const parsed = NotificationsChannelMessage.safeParse(message);
+  if (!parsed.success) {
+    console.warn('Live connection: unexpected notification payload');
+    return;
+  }
+  const m = parsed.data;
+  addNotification({ title: m.title, body: m.body, link: m.link });
+  if (m.type === 'transfer_attempt') {
+    emitTransferUpdate(m);
+    if (!m.reverting) {
+      openProcessNotification({
+        text: m.body,
+        status: m.status === 'failed' || m.title === 'Revert failed' ? 'error' : 'success',
+        linkUrl: m.link,
+        linkText: 'View transfer',
+      });
+    }
+  }
 }
 
 /**
@@ -21,10 +41,7 @@ function isNotification(message: unknown): message is IncomingNotification {
  */
 export function useLiveConnection(): void {
   useEffect(() => {
-    const unsubscribe = subscribe('NotificationsChannel', {}, (message) => {
-      if (isNotification(message)) addNotification(message);
-      else console.warn('Live connection: unexpected notification payload');
-    });
+    const unsubscribe = subscribe(NOTIFICATIONS_CHANNEL, {}, handleNotificationsMessage);
     cable.start();
     return () => {
       unsubscribe();

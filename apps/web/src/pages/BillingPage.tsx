@@ -1,7 +1,8 @@
-import { Alert, Anchor, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../auth/session';
+import { PageHeading } from '../components/PageHeading';
 
 /** Where the guard sends an unpaid account. Plans themselves are managed by the company admin. */
 export function BillingPage() {
@@ -9,7 +10,7 @@ export function BillingPage() {
   const paid = user['paid_user?'];
   return (
     <Stack maw={640} gap="md">
-      <Title order={2}>Billing</Title>
+      <PageHeading title="Billing" />
       {paid ? (
         <Text>Your account at {user.company.name} is active. There is nothing you need to do here.</Text>
       ) : (

@@ -3,6 +3,7 @@ import { Anchor, Card, Group, List, SimpleGrid, Stack, Text, Title } from '@mant
 import { IconCake } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../auth/session';
+import { PageHeading } from '../components/PageHeading';
 
 /** "today", "tomorrow" or "in N days": when the birthday comes. */
 export function whenLabel(daysUntil: number): string {
@@ -48,7 +49,7 @@ export function DashboardPage() {
   return (
     <Stack gap="lg">
       <div>
-        <Title order={2}>Welcome, {user.profile.first_name || user.username}</Title>
+        <PageHeading title="Dashboard">Welcome, {user.profile.first_name || user.username}</PageHeading>
         <Text c="dimmed">
           {user.company.name} · {roleLabel(user.profile.account_type, user.company.variant)}
         </Text>

@@ -17,6 +17,7 @@ import { Fragment } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../api/client';
 import { type DevMail, getDevMail, listDevMails } from '../api/endpoints';
+import { PageHeading } from '../components/PageHeading';
 
 const URL_PATTERN = /(https?:\/\/[^\s<>"')]+)/g;
 
@@ -88,12 +89,16 @@ export function DevInboxPage() {
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Title order={2}>Development inbox</Title>
+        <PageHeading title="Development inbox" />
         {list.data && <Badge variant="light">{list.data.data.length} messages</Badge>}
       </Group>
+      <Text size="sm" c="dimmed">
+        Mail Harbor sent on this machine. Signed out, you see what this browser asked for (a reset link, a sign-in
+        code); signed in, your own mail, or all of it as a System Admin.
+      </Text>
       {list.isPending && <Loader aria-label="Loading mail" />}
       {list.isError && <Alert color="red">{errorMessage(list.error)}</Alert>}
-      {list.data && list.data.data.length === 0 && <Text c="dimmed">No mail has been sent yet.</Text>}
+      {list.data && list.data.data.length === 0 && <Text c="dimmed">No mail for you yet.</Text>}
       {list.data && list.data.data.length > 0 && (
         <SimpleGrid cols={{ base: 1, md: 2 }}>
           <ScrollArea.Autosize mah="70vh">

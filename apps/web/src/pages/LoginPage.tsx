@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -6,6 +6,7 @@ import { ApiError, errorMessage } from '../api/client';
 import { isOtpStep, login, type OtpStep, resetPasswordInstructions, sendOtp } from '../api/endpoints';
 import { setCurrentUser } from '../auth/session';
 import { takePostLoginTarget } from '../auth/storage';
+import { PageHeading } from '../components/PageHeading';
 
 function loginError(error: unknown): string {
   if (error instanceof ApiError && error.status === 429 && !error.errors.user?.length) {
@@ -76,10 +77,55 @@ function CredentialsStep({ onOtp }: { onOtp: (step: OtpStep) => void }) {
   );
 }
 
+/** Without the phone: one of the recovery codes saved when two-factor was turned on (each works once). */
+function RecoveryCodeForm({ onBack }: { onBack: () => void }) {
+  const finish = useFinishLogin();
+  const [code, setCode] = useState('');
+  const mutation = useMutation({
+    mutationFn: () => login({ recovery_code: code }),
+    onSuccess: (reply) => {
+      if (!isOtpStep(reply)) finish(reply.user);
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    mutation.mutate();
+  };
+  return (
+    <form onSubmit={submit} aria-label="Sign in with a recovery code">
+      <Stack>
+        <Text size="sm">
+          Enter one of the recovery codes you saved when you turned on two-factor. Each code works once.
+        </Text>
+        <ErrorAlert error={mutation.error} />
+        <TextInput
+          label="Recovery code"
+          placeholder="xxxx-xxxx-xxxx"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={40}
+          required
+          autoFocus
+          value={code}
+          onChange={(e) => setCode(e.currentTarget.value)}
+        />
+        <Button type="submit" loading={mutation.isPending} disabled={code.trim().length < 12} fullWidth>
+          Verify
+        </Button>
+        <Anchor component="button" type="button" size="sm" onClick={onBack}>
+          Use a code from your phone or email instead
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}
+
 function OtpStepForm({ step, onBack }: { step: OtpStep; onBack: () => void }) {
   const finish = useFinishLogin();
   const [code, setCode] = useState('');
   const [method, setMethod] = useState(step.otp_method);
+  const [recovery, setRecovery] = useState(false);
   const mutation = useMutation({
     mutationFn: () => login({ otp_code: code }),
     onSuccess: (reply) => {
@@ -91,6 +137,7 @@ function OtpStepForm({ step, onBack }: { step: OtpStep; onBack: () => void }) {
     e.preventDefault();
     mutation.mutate();
   };
+  if (recovery) return <RecoveryCodeForm onBack={() => setRecovery(false)} />;
   return (
     <form onSubmit={submit} aria-label="Two-factor authentication">
       <Stack>
@@ -135,6 +182,9 @@ function OtpStepForm({ step, onBack }: { step: OtpStep; onBack: () => void }) {
           }}
         >
           Email me a code
+        </Anchor>
+        <Anchor component="button" type="button" size="sm" onClick={() => setRecovery(true)}>
+          Use a recovery code
         </Anchor>
         <Anchor component="button" type="button" size="sm" c="dimmed" onClick={onBack}>
           Back to sign in
@@ -205,9 +255,7 @@ export function LoginPage() {
   const title = forgot ? 'Forgot your password?' : otp ? 'Verify it’s you' : 'Sign in';
   return (
     <Paper withBorder shadow="sm" p="xl" radius="md" maw={420} mx="auto">
-      <Title order={2} mb="md">
-        {title}
-      </Title>
+      <PageHeading title={title} mb="md" />
       {forgot ? (
         <ForgotPasswordForm onBack={back} />
       ) : otp ? (

@@ -1,6 +1,7 @@
 import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconMail } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
+import { PageHeading } from '../components/PageHeading';
 import { PrivacyContent } from '../content/PrivacyContent';
 import { TermsContent } from '../content/TermsContent';
 
@@ -24,7 +25,7 @@ export function ContactUsPage() {
   return (
     <Stack gap="lg">
       <div>
-        <Title order={2}>Contact us</Title>
+        <PageHeading title="Contact us" />
         <Text c="dimmed">
           Questions about your account, billing or a feature? Our support team answers on business days, usually within
           one working day.
@@ -66,7 +67,7 @@ export function ContactUsPage() {
 export function PrivacyPolicyPage() {
   return (
     <Stack gap="md">
-      <Title order={2}>Privacy policy</Title>
+      <PageHeading title="Privacy policy" />
       <PrivacyContent />
     </Stack>
   );
@@ -75,7 +76,7 @@ export function PrivacyPolicyPage() {
 export function TermsOfUsePage() {
   return (
     <Stack gap="md">
-      <Title order={2}>Terms of use</Title>
+      <PageHeading title="Terms of use" />
       <TermsContent />
     </Stack>
   );

@@ -1,9 +1,10 @@
-import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../api/client';
 import { resetPasswordByToken } from '../api/endpoints';
+import { PageHeading } from '../components/PageHeading';
 
 /** Field errors from `{ errors: { field: [msg] } }`, Rails-style: "Password is too short". */
 export function fieldError(error: unknown, field: string, label: string): string | undefined {
@@ -33,9 +34,7 @@ export function ResetPasswordPage() {
 
   return (
     <Paper withBorder shadow="sm" p="xl" radius="md" maw={420} mx="auto">
-      <Title order={2} mb="md">
-        Choose a new password
-      </Title>
+      <PageHeading title="Choose a new password" mb="md" />
       {mutation.isSuccess ? (
         <Stack>
           <Alert color="teal" role="status">

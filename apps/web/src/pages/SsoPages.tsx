@@ -5,12 +5,13 @@
  */
 
 import type { CurrentUser } from '@harbor/shared';
-import { Alert, Anchor, Button, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, api, errorMessage } from '../api/client';
 import { setCurrentUser } from '../auth/session';
+import { PageHeading } from '../components/PageHeading';
 
 /** The spec's error kinds, as the server names them, in words a person can act on. */
 const KIND_TEXT: Record<string, string> = {
@@ -44,7 +45,7 @@ export function SsoStartPage() {
         }}
       >
         <Stack>
-          <Title order={2}>Single sign-on</Title>
+          <PageHeading title="Single sign-on" />
           <TextInput
             label="Company address"
             required
@@ -112,7 +113,7 @@ export function SsoCallbackPage() {
 export function SsoLogoutPage() {
   return (
     <Stack maw={420} mx="auto">
-      <Title order={2}>Signed out</Title>
+      <PageHeading title="Signed out" />
       <Text>You signed out at your identity provider, so your Harbor session has ended too.</Text>
       <Anchor component={Link} to="/login">
         Sign in again

@@ -56,7 +56,7 @@ export function queryButton(name: string): HTMLElement | null {
   return buttons.find((b) => text(b) === name || b.getAttribute('aria-label') === name) ?? null;
 }
 
-export async function waitFor<T>(probe: () => T | null | undefined | false, what = 'condition', ms = 2000): Promise<T> {
+export async function waitFor<T>(probe: () => T | null | undefined | false, what = 'condition', ms = 8000): Promise<T> {
   const start = Date.now();
   for (;;) {
     const value = probe();

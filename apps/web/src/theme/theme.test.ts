@@ -1,9 +1,11 @@
+import { DEFAULT_THEME } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { appearanceFor, buildTheme } from './theme';
+import { contrast, readable } from './contrast';
+import { accessibleColorVariables, appearanceFor, buildTheme } from './theme';
 
 describe('appearanceFor', () => {
-  it('uses the defaults when the profile has no preferences', () => {
-    expect(appearanceFor(undefined)).toEqual({ rootFontSizePx: 16, primaryColor: 'orange', colorScheme: 'light' });
+  it('uses the defaults when the profile has no preferences: the scheme follows the device', () => {
+    expect(appearanceFor(undefined)).toEqual({ rootFontSizePx: 16, primaryColor: 'orange', colorScheme: 'auto' });
   });
 
   it('maps font sizes to the root scale', () => {
@@ -12,7 +14,7 @@ describe('appearanceFor', () => {
     expect(appearanceFor({ font_size: 'large' }).rootFontSizePx).toBe(18);
   });
 
-  it('maps primary colours to Mantine palettes, purple to grape', () => {
+  it('maps primary colors to Mantine palettes, purple to grape', () => {
     expect(appearanceFor({ primary_color: 'orange' }).primaryColor).toBe('orange');
     expect(appearanceFor({ primary_color: 'green' }).primaryColor).toBe('green');
     expect(appearanceFor({ primary_color: 'pink' }).primaryColor).toBe('pink');
@@ -20,12 +22,41 @@ describe('appearanceFor', () => {
     expect(appearanceFor({ primary_color: 'purple' }).primaryColor).toBe('grape');
   });
 
-  it('maps the dark background to the dark colour scheme', () => {
+  it('follows the device for the default background and the person once they choose', () => {
+    expect(appearanceFor({ background: 'default' }).colorScheme).toBe('auto');
     expect(appearanceFor({ background: 'dark' }).colorScheme).toBe('dark');
-    expect(appearanceFor({ background: 'default' }).colorScheme).toBe('light');
+    expect(appearanceFor({ background: 'light' }).colorScheme).toBe('light');
   });
 
-  it('builds a Mantine theme with the primary colour', () => {
+  it('builds a Mantine theme with the primary color', () => {
     expect(buildTheme(appearanceFor({ primary_color: 'purple' })).primaryColor).toBe('grape');
+  });
+});
+
+describe('accessible colors', () => {
+  const white = DEFAULT_THEME.white;
+  const darkBody = DEFAULT_THEME.colors.dark[7];
+
+  it('readable() darkens on light surfaces and lightens on dark ones until the ratio holds', () => {
+    // Stock orange 6 is the 2.57:1 link color of issue 8.
+    expect(contrast(DEFAULT_THEME.colors.orange[6], white)).toBeLessThan(3);
+    const fixed = readable(DEFAULT_THEME.colors.orange[6], [white], 4.5);
+    expect(contrast(fixed, white)).toBeGreaterThanOrEqual(4.5);
+    const onDark = readable(DEFAULT_THEME.colors.red[8], [darkBody], 4.5);
+    expect(contrast(onDark, darkBody)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('gives every primary color AA links, active nav items and dimmed text in both schemes', () => {
+    for (const primary of ['orange', 'green', 'pink', 'yellow', 'grape']) {
+      const { light, dark } = accessibleColorVariables(primary);
+      const shades = DEFAULT_THEME.colors[primary];
+      expect(contrast(light['--mantine-color-anchor'] as string, white)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(light[`--mantine-color-${primary}-light-color`] as string, shades[1])).toBeGreaterThanOrEqual(
+        4.5,
+      );
+      expect(contrast(dark['--mantine-color-anchor'] as string, darkBody)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(light['--mantine-color-dimmed'] as string, white)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(dark['--mantine-color-dimmed'] as string, darkBody)).toBeGreaterThanOrEqual(4.5);
+    }
   });
 });

@@ -12,13 +12,14 @@ export const CONTACTS_MAX_LIMIT = 500;
 export const CONTACTS_DEFAULT_LIMIT = 50;
 /** Page numbers (OFFSET) are accepted up to this many rows deep; deeper reading goes through the cursor. */
 export const CONTACTS_MAX_OFFSET = 10_000;
-/** Counts are exact up to here; above it the list says "more than" (count_capped) instead of scanning everything. */
-export const CONTACTS_COUNT_CAP = 10_000;
 /** select_first_last hands back ids; at most this many in one answer. */
 export const SELECT_FIRST_LAST_MAX = 10_000;
 
-/** Filter fields the `search` array accepts, and how each compares. */
-export const CONTACT_FILTER_FIELDS = {
+/**
+ * Filter fields the `search` array accepts, and how each compares. Frozen, and read by the server with own-key
+ * checks only (`Object.hasOwn`), so `constructor` or `__proto__` never name a field.
+ */
+export const CONTACT_FILTER_FIELDS = Object.freeze({
   first_name: 'contains',
   last_name: 'contains',
   email: 'contains',
@@ -43,15 +44,23 @@ export const CONTACT_FILTER_FIELDS = {
   is_new: 'boolean',
   created_from: 'date_from',
   created_to: 'date_to',
+  updated_from: 'date_from',
+  updated_to: 'date_to',
+  birth_from: 'date_from',
+  birth_to: 'date_to',
   birth_month: 'month',
-} as const;
+} as const);
 export type ContactFilterField = keyof typeof CONTACT_FILTER_FIELDS;
 
-/** Columns the list can be ordered by (each keyset-paginated on (column, id)). */
-export const CONTACT_ORDER_FIELDS = [
+/**
+ * Columns the list can be ordered by (each keyset-paginated on (column, id)): every column the list shows but tags.
+ * status, source, owner, pool and group order by the name shown (a sort over the visible set, not an index walk).
+ */
+export const CONTACT_ORDER_FIELDS = Object.freeze([
   'last_name',
   'first_name',
   'email',
+  'phone',
   'number',
   'created_at',
   'updated_at',
@@ -60,7 +69,12 @@ export const CONTACT_ORDER_FIELDS = [
   'zip',
   'date_of_birth',
   'type',
-] as const;
+  'status',
+  'source',
+  'owner',
+  'pool',
+  'group',
+] as const);
 export type ContactOrderField = (typeof CONTACT_ORDER_FIELDS)[number];
 
 const FilterValue = z.union([
@@ -141,19 +155,30 @@ export const ContactListRow = z.object({
 });
 export type ContactListRow = z.infer<typeof ContactListRow>;
 
+/**
+ * A page carries no count (it would cost more than the page at a million contacts): `has_more` and `next_cursor`
+ * page forward; the count comes from PATCH /v1/contacts/count.
+ */
 export const ContactListMeta = z.object({
   current_page: z.number(),
   limit: z.number(),
-  /** Exact unless count_capped, then "at least this many" (CONTACTS_COUNT_CAP). */
-  total_count: z.number(),
-  total_pages: z.number(),
-  count_capped: z.boolean(),
-  /** The planner's estimate (a count over budget on a big book); shown as "about". */
-  count_estimated: z.boolean(),
+  has_more: z.boolean(),
   next_cursor: z.string().nullable(),
 });
 export const ContactListReply = z.object({ data: z.array(ContactListRow), meta: ContactListMeta });
 export type ContactListReply = z.infer<typeof ContactListReply>;
+
+/**
+ * PATCH /v1/contacts/count (DECIDED, docs/decisions/contacts-count-route.md): the number of contacts a scope
+ * matches. `exact: false` means an estimate from a sample, within `margin` (a fraction, e.g. 0.02 for +-2%) at 99%
+ * confidence; shown as "about N".
+ */
+export const ContactCountReply = z.object({
+  count: z.number(),
+  exact: z.boolean(),
+  margin: z.number().nullable(),
+});
+export type ContactCountReply = z.infer<typeof ContactCountReply>;
 
 /** A bulk selection: chosen ids, or every contact matching a scope (not just the page). */
 export const Selection = z
@@ -207,6 +232,8 @@ export const TransferLog = z.object({
   from_user: Ref,
   to_user: Ref,
   from_pool_id: z.number().nullable(),
+  /** This contact was put back by the attempt's revert (false for one someone moved again meanwhile). */
+  reverted: z.boolean(),
   created_at: z.string(),
 });
 export const TransferLogList = z.object({ data: z.array(TransferLog), meta: PageMeta });

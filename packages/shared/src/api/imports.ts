@@ -34,12 +34,38 @@ export const IMPORT_FIELDS = [
 export type ImportField = (typeof IMPORT_FIELDS)[number]['key'];
 export const IMPORT_FIELD_KEYS = IMPORT_FIELDS.map((f) => f.key) as [ImportField, ...ImportField[]];
 
-export const IMPORT_ATTEMPT_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
+/** docs/decisions/import-attempt-statuses.md: `undoing` and `undone` follow `completed` when a person undoes it. */
+export const IMPORT_ATTEMPT_STATUSES = [
+  'pending',
+  'processing',
+  'completed',
+  'failed',
+  'cancelled',
+  'undoing',
+  'undone',
+] as const;
 export type ImportAttemptStatus = (typeof IMPORT_ATTEMPT_STATUSES)[number];
 
-/** Keys the existing book is scrubbed by (and duplicates inside the file are found by). */
-export const SCRUB_KEYS = ['phone', 'email', 'name_address'] as const;
+/**
+ * Keys the existing book is scrubbed by (and duplicates inside the file are found by). What a match by each may
+ * change: docs/decisions/import-matching-rules.md.
+ */
+export const SCRUB_KEYS = ['phone', 'email', 'medicare_number', 'name_address'] as const;
 export type ScrubKey = (typeof SCRUB_KEYS)[number];
+export const SCRUB_KEY_LABELS: Record<ScrubKey, string> = {
+  phone: 'Same phone',
+  email: 'Same email',
+  medicare_number: 'Same Medicare number',
+  name_address: 'Same name and address',
+};
+/**
+ * What happens to a contact the file matches: `fill` (the default) only fills its blank fields, `update` replaces
+ * its values with the file's, `skip` leaves it alone. Identity fields follow stricter rules whatever the mode.
+ */
+export const ON_MATCH = ['fill', 'update', 'skip'] as const;
+export type OnMatch = (typeof ON_MATCH)[number];
+/** How long an attempt's skipped and invalid rows are kept for its result page, and how long it can be undone. */
+export const IMPORT_RESULT_DAYS = 30;
 
 /** The import form (spec §3): multipart text fields, objects and arrays sent as JSON strings. */
 export const ImportForm = z.object({
@@ -49,8 +75,8 @@ export const ImportForm = z.object({
   pool: z.coerce.number().int().positive().optional(),
   scrub_against: z
     .object({
-      by: z.array(z.enum(SCRUB_KEYS)).min(1).default(['phone', 'email']),
-      on_match: z.enum(['update', 'skip']).default('update'),
+      by: z.array(z.enum(SCRUB_KEYS)).min(1).default(['phone', 'email', 'medicare_number']),
+      on_match: z.enum(ON_MATCH).default('fill'),
     })
     .optional(),
   updated_lead_tags: z.array(TagInput).max(50).default([]),
@@ -77,6 +103,51 @@ export const ImportColumn = z.object({
 
 export const InvalidRow = z.object({ row: z.number(), reasons: z.array(z.string()), values: z.array(z.string()) });
 
+/** A contact an import matched, as the importer may see it. */
+export const MatchedContact = z.object({
+  id: z.number(),
+  number: z.number(),
+  name: z.string(),
+  owner: z.object({ id: z.number(), name: z.string() }).nullable(),
+  /** False when the contact belongs to someone other than the import's owner (said out loud in the preview). */
+  owned_by_importer: z.boolean(),
+});
+export type MatchedContact = z.infer<typeof MatchedContact>;
+
+/** One field an import changes (or changed): values as text, dates YYYY-MM-DD, null for blank. */
+export const FieldChange = z.object({ field: z.string(), from: z.string().nullable(), to: z.string().nullable() });
+export type FieldChange = z.infer<typeof FieldChange>;
+
+/**
+ * A value of the file that is not applied to the matched contact: `identity` (the match does not prove it is the same
+ * person, so names, date of birth and Medicare number stay), `not_blank` (fill mode keeps what is there).
+ */
+export const KeptField = z.object({
+  field: z.string(),
+  value: z.string().nullable(),
+  file_value: z.string(),
+  reason: z.enum(['identity', 'not_blank']),
+});
+export type KeptField = z.infer<typeof KeptField>;
+
+/** What an import does (or would do) to one matched contact. */
+export const MatchPlan = z.object({
+  row: z.number(),
+  /** Null when the contact is outside the importer's book: it is never touched, and not shown. */
+  contact: MatchedContact.nullable(),
+  matched_by: z.enum(SCRUB_KEYS),
+  /** True when the match proves it is the same person (docs/decisions/import-matching-rules.md). */
+  same_person: z.boolean(),
+  changes: z.array(FieldChange),
+  kept: z.array(KeptField),
+  tags_added: z.array(z.string()),
+  /** Why the contact is left as it is (untouched ones only). */
+  reason: z.string().nullable(),
+});
+export type MatchPlan = z.infer<typeof MatchPlan>;
+
+export const SkippedRow = z.object({ row: z.number(), reasons: z.array(z.string()) });
+
 export const ImportPreview = z.object({
   file_name: z.string(),
   sheets: z.array(z.string()),
@@ -85,12 +156,26 @@ export const ImportPreview = z.object({
   row_count: z.number(),
   to_create: z.number(),
   to_update: z.number(),
+  /** Matched contacts the import leaves as they are (nothing new for them, skip mode, outside the book). */
+  unchanged: z.number(),
   to_skip: z.number(),
   duplicates_in_file: z.number(),
   invalid_count: z.number(),
   invalid: z.array(InvalidRow),
   /** True when more invalid rows exist than `invalid` lists (the CSV download has them all). */
   invalid_truncated: z.boolean(),
+  on_match: z.enum(ON_MATCH).nullable(),
+  /** The contacts it would change, field by field (the first 1,000). */
+  changes: z.array(MatchPlan),
+  /** The matched contacts it would not touch, and why (the first 1,000). */
+  untouched: z.array(MatchPlan),
+  matches_truncated: z.boolean(),
+  /** Of the contacts it would change, how many belong to someone other than the import's owner. */
+  other_owners: z.number(),
+  /** Rows it would skip that match no contact (duplicates inside the file), with why (the first 1,000). */
+  skipped: z.array(SkippedRow),
+  /** Rows of the file that are no contact and are skipped, with why (a "Total" footer); the first 1,000. */
+  skipped_rows: z.array(InvalidRow),
 });
 export type ImportPreview = z.infer<typeof ImportPreview>;
 
@@ -107,6 +192,8 @@ export const ImportAttempt = z.object({
   processed: z.number(),
   created: z.number(),
   updated: z.number(),
+  /** Matched contacts left as they were. */
+  unchanged: z.number(),
   skipped: z.number(),
   failed: z.number(),
   error: z.string().nullable(),
@@ -149,7 +236,98 @@ export const WorkersStatus = z.object({
 
 export const AttachmentsReport = z.object({
   matched: z.array(z.object({ file: z.string(), contact_id: z.number() })),
+  /** Files whose name gives no contact. */
   unmatched: z.array(z.string()),
+  /** Files not attached, and why (a kind a contact cannot hold, too large, a repeated name, over the quota). */
+  refused: z.array(z.object({ file: z.string(), reason: z.string() })),
+});
+
+/** What undoing an attempt did (or would do). */
+export const UndoFigures = z.object({
+  /** Contacts the import created that are removed (soft: restorable like any deleted contact). */
+  removed: z.number(),
+  /** Contacts the import created that stay because someone worked on them since (notes, edits, transfers...). */
+  kept: z.number(),
+  /** Contacts the import changed whose old values come back. */
+  restored: z.number(),
+  fields_restored: z.number(),
+  /** Fields changed again since the import (by a person or another import): left as they are now. */
+  fields_skipped: z.number(),
+  tags_removed: z.number(),
+});
+
+/** A field an undo leaves alone because it changed again since the import. */
+export const UndoSkippedField = z.object({
+  row: z.number(),
+  contact: MatchedContact.nullable(),
+  field: z.string(),
+  import_set: z.string().nullable(),
+  now: z.string().nullable(),
+});
+
+export const UndoPreview = UndoFigures.extend({
+  skipped_fields: z.array(UndoSkippedField),
+  kept_contacts: z.array(z.object({ row: z.number(), contact: MatchedContact.nullable(), reason: z.string() })),
+  truncated: z.boolean(),
+});
+
+export const UndoSummary = UndoFigures.extend({
+  by: z.object({ id: z.number(), name: z.string() }).nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+
+/** The result page of one attempt (GET /v1/contacts/import_attempts/{id}). */
+export const ImportAttemptDetail = ImportAttempt.extend({
+  scrub: z.object({ by: z.array(z.enum(SCRUB_KEYS)), on_match: z.enum(ON_MATCH) }).nullable(),
+  tags: z.array(z.string()),
+  owner: z.object({ id: z.number(), name: z.string() }).nullable(),
+  /** Until when the skipped and invalid rows can be listed and downloaded, and the import undone. */
+  kept_until: z.string().nullable(),
+  /** Whether its rows are still kept (false once the retention period passed). */
+  rows_available: z.boolean(),
+  undo: z.object({
+    available: z.boolean(),
+    /** Why it cannot be undone (not completed, already undone, past the retention period, an attachments ZIP). */
+    reason: z.string().nullable(),
+    summary: UndoSummary.nullable(),
+  }),
+});
+export type ImportAttemptDetail = z.infer<typeof ImportAttemptDetail>;
+
+export const IMPORT_ROW_KINDS = ['not_imported', 'invalid', 'skipped', 'updated', 'unchanged', 'created'] as const;
+export const ImportRowsQuery = z.object({
+  kind: z.enum(IMPORT_ROW_KINDS).default('not_imported'),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const ImportRowEntry = z.object({
+  row: z.number(),
+  action: z.enum(['create', 'update', 'unchanged', 'skip', 'duplicate', 'invalid']),
+  reasons: z.array(z.string()),
+  contact: MatchedContact.nullable(),
+  matched_by: z.enum(SCRUB_KEYS).nullable(),
+  same_person: z.boolean().nullable(),
+  changes: z.array(FieldChange),
+  tags_added: z.array(z.string()),
+  /** The row's cells under the file's headers (invalid and skipped rows, while they are kept). */
+  cells: z.array(z.string()).nullable(),
+  /** After an undo: what became of this row's contact. */
+  undo: z
+    .object({
+      outcome: z.enum(['removed', 'kept', 'restored', 'unchanged']),
+      skipped_fields: z.array(FieldChange),
+      reason: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type ImportRowEntry = z.infer<typeof ImportRowEntry>;
+
+export const ImportRowList = z.object({
+  headers: z.array(z.string()),
+  data: z.array(ImportRowEntry),
+  meta: PageMeta,
 });
 
 /** ContactsImportChannel message: the client updates the attempt with this id, or adds it. */
@@ -163,6 +341,7 @@ export const ImportProgressMessage = z.object({
   updated: z.number(),
   skipped: z.number(),
   failed: z.number(),
+  unchanged: z.number().optional(),
   /** While the file is still being read (total not known yet): the rows read so far. */
   read: z.number().optional(),
 });

@@ -12,7 +12,13 @@ export const OtpCode = z
   .trim()
   .regex(/^\d{6}$/, 'must be 6 digits');
 
-/** Login: `{email, password}` (username accepted for email), or the second step `{otp_code}`. */
+/** A two-factor recovery code as typed (`abcd-efgh-jkmn`; case, spaces and dashes do not matter). */
+export const RecoveryCode = z.string().trim().min(1, "can't be blank").max(40);
+
+/**
+ * Login: `{email, password}` (username accepted for email), or the second step `{otp_code}` or, without the phone,
+ * `{recovery_code}`.
+ */
 export const LoginBody = z.union([
   z
     .object({
@@ -22,6 +28,7 @@ export const LoginBody = z.union([
     })
     .refine((b) => b.email || b.username, { message: "can't be blank", path: ['email'] }),
   z.object({ otp_code: OtpCode }),
+  z.object({ recovery_code: RecoveryCode }),
 ]);
 export type LoginBody = z.infer<typeof LoginBody>;
 
@@ -73,7 +80,19 @@ export const Update2faBody = z.object({
   password: z.string().min(1, "can't be blank").max(PASSWORD_MAX),
 });
 
+/** PATCH /v1/users/two_factor/recovery_codes: a new set of recovery codes (the old ones stop working). */
+export const RegenerateRecoveryCodesBody = z.object({
+  password: z.string().min(1, "can't be blank").max(PASSWORD_MAX),
+});
+/** The codes, in the one reply that shows them. */
+export const RecoveryCodesReply = z.object({ recovery_codes: z.array(z.string()) });
+/** GET /v1/users/two_factor/recovery_codes: how many are still unused (never the codes). */
+export const RecoveryCodesStatus = z.object({ left: z.number().int(), total: z.number().int() });
+
 export type OtpStepReply = z.infer<typeof OtpStepReply>;
+export type RegenerateRecoveryCodesBody = z.infer<typeof RegenerateRecoveryCodesBody>;
+export type RecoveryCodesReply = z.infer<typeof RecoveryCodesReply>;
+export type RecoveryCodesStatus = z.infer<typeof RecoveryCodesStatus>;
 export type ResetInstructionsBody = z.infer<typeof ResetInstructionsBody>;
 export type ResetByTokenBody = z.infer<typeof ResetByTokenBody>;
 export type UpdatePasswordBody = z.infer<typeof UpdatePasswordBody>;

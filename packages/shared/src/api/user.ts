@@ -87,3 +87,10 @@ export const CurrentUser = z.object({
   office_locations: z.object({ data: z.array(OfficeLocation), meta: PageMeta }),
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
+
+/**
+ * The reply of the requests that turn two-factor on (enable, update_2fa): the current user, plus the recovery codes
+ * generated with it, shown this once. The browser keeps the user and shows the codes; it never caches them.
+ */
+export const TwoFactorOnReply = CurrentUser.extend({ recovery_codes: z.array(z.string()).optional() });
+export type TwoFactorOnReply = z.infer<typeof TwoFactorOnReply>;

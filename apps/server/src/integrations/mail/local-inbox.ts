@@ -46,7 +46,8 @@ export class LocalInbox implements MailPort {
 
   async send(mail: OutgoingMail) {
     // nodemailer resolves once the server accepted the message; the server stores before accepting.
-    await this.client.send(mail);
+    const headers = mail.viewer ? { ...mail.headers, [VIEWER_HEADER]: mail.viewer } : mail.headers;
+    await this.client.send({ ...mail, headers });
   }
 
   async close() {
@@ -56,9 +57,14 @@ export class LocalInbox implements MailPort {
   }
 }
 
+/** Carries OutgoingMail.viewer over the loopback SMTP hop to the stored row. */
+const VIEWER_HEADER = 'X-Harbor-Dev-Viewer';
+
 async function store(db: Db, raw: Buffer) {
   const parsed = await PostalMime.parse(raw);
+  const viewer = parsed.headers.find((h) => h.key === VIEWER_HEADER.toLowerCase())?.value ?? null;
   await db.insert(devMails).values({
+    viewer,
     to: (parsed.to ?? []).map((a) => a.address ?? a.name).join(', '),
     from: parsed.from?.address ?? '',
     subject: parsed.subject ?? '',

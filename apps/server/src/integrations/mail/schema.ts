@@ -8,5 +8,7 @@ export const devMails = pgTable('dev_mails', {
   subject: text('subject').notNull(),
   text: text('text'),
   html: text('html'),
+  /** The tag of the signed-out browser that caused the mail (OutgoingMail.viewer), which alone may read it signed out. */
+  viewer: text('viewer'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -12,7 +12,8 @@ export class SmtpMail implements MailPort {
     this.transport = createTransport(target);
   }
   async send(mail: OutgoingMail) {
-    await this.transport.sendMail({ from: this.from, ...mail });
+    const { viewer: _viewer, ...message } = mail;
+    await this.transport.sendMail({ from: this.from, ...message });
   }
   async close() {
     this.transport.close();

@@ -1,20 +1,32 @@
 /**
  * The production adapter of the SSO port: openid-client (discovery, PKCE, code exchange, ID-token validation) and
  * jose (back-channel logout tokens, which openid-client does not validate). Discovery results are cached per
- * connection for an hour. Plain-http issuers are accepted only on loopback (local providers, tests).
+ * connection for an hour. Every request to a provider goes through guardedFetch: outside development no private,
+ * loopback or link-local address, and one error for every way of not reaching it. Plain-http issuers are accepted
+ * only on loopback in development (local providers, tests).
  */
 import crypto from 'node:crypto';
-import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { createRemoteJWKSet, decodeJwt, customFetch as joseCustomFetch, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
+import { guardedFetch, UnreachableProvider } from './guarded-fetch.js';
 import { type SsoChecks, type SsoConnection, SsoError, type SsoIdentity, type SsoPort } from './port.js';
 
 const DISCOVERY_TTL_MS = 3_600_000;
 const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 const isLoopback = (url: URL) => ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 
+/** The one answer to an admin or a person signing in, whatever went wrong on the way: nothing to map a network by. */
+export const UNREACHABLE = 'The identity provider could not be reached. Check the issuer URL.';
+
 export class OpenIdSso implements SsoPort {
   private readonly configs = new Map<string, { config: oidc.Configuration; at: number }>();
   private readonly jwks = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
+  private readonly fetch: ReturnType<typeof guardedFetch>;
+
+  /** allowPrivateNetwork: development and tests, where providers run on loopback. */
+  constructor(private readonly opts: { allowPrivateNetwork: boolean } = { allowPrivateNetwork: false }) {
+    this.fetch = guardedFetch(opts.allowPrivateNetwork);
+  }
 
   private async configuration(conn: SsoConnection): Promise<oidc.Configuration> {
     // The secret is part of the cached client's authentication: a rotated secret must not reuse the old one.
@@ -22,19 +34,24 @@ export class OpenIdSso implements SsoPort {
     const key = `${conn.id}:${conn.issuer}:${conn.clientId}:${secret}`;
     const cached = this.configs.get(key);
     if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.config;
-    const issuer = new URL(conn.issuer);
+    let issuer: URL;
     try {
-      const config = await oidc.discovery(
-        issuer,
-        conn.clientId,
-        undefined,
-        oidc.ClientSecretPost(conn.clientSecret),
-        isLoopback(issuer) ? { execute: [oidc.allowInsecureRequests] } : undefined,
-      );
+      issuer = new URL(conn.issuer);
+    } catch {
+      throw new SsoError('discovery_error', UNREACHABLE);
+    }
+    const insecureOk = this.opts.allowPrivateNetwork && isLoopback(issuer);
+    try {
+      const config = await oidc.discovery(issuer, conn.clientId, undefined, oidc.ClientSecretPost(conn.clientSecret), {
+        [oidc.customFetch]: this.fetch as oidc.CustomFetch,
+        ...(insecureOk ? { execute: [oidc.allowInsecureRequests] } : {}),
+      });
+      // The token and userinfo requests that follow go through the same guard.
+      config[oidc.customFetch] = this.fetch as oidc.CustomFetch;
       this.configs.set(key, { config, at: Date.now() });
       return config;
-    } catch (err) {
-      throw new SsoError('discovery_error', `The identity provider could not be reached (${(err as Error).message})`);
+    } catch {
+      throw new SsoError('discovery_error', UNREACHABLE);
     }
   }
 
@@ -81,7 +98,10 @@ export class OpenIdSso implements SsoPort {
       if (err instanceof oidc.ResponseBodyError) {
         throw new SsoError('code_exchange_error', err.error_description ?? err.error);
       }
-      throw new SsoError('code_exchange_error', (err as Error).message);
+      throw new SsoError(
+        'code_exchange_error',
+        err instanceof UnreachableProvider ? UNREACHABLE : (err as Error).message,
+      );
     }
     const claims = tokens.claims();
     if (!claims) throw new SsoError('code_exchange_error', 'The provider sent no ID token');
@@ -91,7 +111,12 @@ export class OpenIdSso implements SsoPort {
       try {
         profile = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
       } catch (err) {
-        throw new SsoError('oauth2_error', `The provider's userinfo failed (${(err as Error).message})`);
+        throw new SsoError(
+          'oauth2_error',
+          err instanceof UnreachableProvider
+            ? UNREACHABLE
+            : `The provider's userinfo failed (${(err as Error).message})`,
+        );
       }
     }
     return {
@@ -119,7 +144,7 @@ export class OpenIdSso implements SsoPort {
     if (!meta.jwks_uri) throw new SsoError('backchannel_logout_error', 'The provider publishes no keys');
     let jwks = this.jwks.get(meta.jwks_uri);
     if (!jwks) {
-      jwks = createRemoteJWKSet(new URL(meta.jwks_uri));
+      jwks = createRemoteJWKSet(new URL(meta.jwks_uri), { [joseCustomFetch]: this.fetch as typeof fetch });
       this.jwks.set(meta.jwks_uri, jwks);
     }
     try {

@@ -8,13 +8,13 @@ import { assertKey, type StoragePort } from './port.js';
 export class LocalDiskStorage implements StoragePort {
   constructor(readonly root: string) {}
 
-  private pathOf(key: string) {
-    assertKey(key);
+  private pathOf(key: string, mode: 'write' | 'read' = 'read') {
+    assertKey(key, mode);
     return path.join(this.root, key);
   }
 
   async put(key: string, data: Buffer) {
-    const file = this.pathOf(key);
+    const file = this.pathOf(key, 'write');
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.${crypto.randomBytes(6).toString('hex')}.tmp`;
     await fs.promises.writeFile(tmp, data, { mode: 0o600 });

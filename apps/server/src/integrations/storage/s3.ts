@@ -44,15 +44,20 @@ export class S3Storage implements StoragePort {
     this.prefix = (options.prefix ?? '').replace(/^\/+|\/+$/g, '');
   }
 
-  private keyOf(key: string) {
-    assertKey(key);
+  private keyOf(key: string, mode: 'write' | 'read' = 'read') {
+    assertKey(key, mode);
     return this.prefix ? `${this.prefix}/${key}` : key;
   }
 
   async put(key: string, data: Buffer, contentType: string) {
     // One PUT is atomic in S3: a reader sees the old object or the new one, never a torn file.
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.options.bucket, Key: this.keyOf(key), Body: data, ContentType: contentType }),
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.keyOf(key, 'write'),
+        Body: data,
+        ContentType: contentType,
+      }),
     );
   }
 

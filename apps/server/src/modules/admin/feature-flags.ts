@@ -15,6 +15,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AuthContext } from '../../platform/auth/context.js';
+import { invalidateAuth } from '../../platform/auth/invalidation.js';
 import type { Db } from '../../platform/db/client.js';
 import { companies, users } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/http/errors.js';
@@ -64,8 +65,7 @@ async function update(app: FastifyInstance, auth: AuthContext, body: UpdateFeatu
         .where(and(inArray(users.id, wanted), eq(users.companyId, auth.company.id), isNull(users.deletedAt)))
     : [];
   if (found.length !== wanted.length) throw notFound('user');
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  await db.transaction(async (t) => {
     if (body.company) {
       const [c] = await t.select().from(companies).where(eq(companies.id, auth.company.id)).for('update');
       await t
@@ -79,6 +79,8 @@ async function update(app: FastifyInstance, auth: AuthContext, body: UpdateFeatu
       await t.update(users).set({ features: row.features, updatedAt: new Date() }).where(eq(users.id, row.id));
     }
   });
+  // Flags decide permissions: every cached session of the company or of these users is stale now.
+  invalidateAuth(body.company ? { companies: [auth.company.id] } : { users: userChanges.map((c) => c.user_id) });
 }
 
 export function featureFlagsRoutes(scope: FastifyInstance) {
@@ -126,7 +128,7 @@ export function featureFlagsRoutes(scope: FastifyInstance) {
       config: { access: 'admin.manage' },
       schema: {
         tags: ['admin'],
-        summary: "The flag catalogue with the company's values",
+        summary: "The flag catalog with the company's values",
         response: { 200: FeaturesReply },
       },
     },

@@ -4,6 +4,7 @@ import { count, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { users } from '../../platform/db/schema.js';
+import { pageMeta, pageOffset } from '../../platform/http/paging.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { signups } from '../users/schema.js';
 
@@ -32,7 +33,7 @@ export function adminSignupsRoute(scope: FastifyInstance) {
         .where(where)
         .orderBy(desc(signups.createdAt), desc(signups.id))
         .limit(limit)
-        .offset((page - 1) * limit);
+        .offset(pageOffset(page, limit));
       return {
         data: rows.map(({ s, sponsor }) => ({
           id: s.id,
@@ -45,7 +46,7 @@ export function adminSignupsRoute(scope: FastifyInstance) {
           sponsor: sponsor ? { id: sponsor.id, name: `${sponsor.first} ${sponsor.last}`.trim() } : null,
           created_at: s.createdAt.toISOString(),
         })),
-        meta: { current_page: page, limit, total_count: total, total_pages: Math.ceil(total / limit) },
+        meta: pageMeta(page, limit, total),
       };
     },
   );

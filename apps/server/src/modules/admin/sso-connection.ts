@@ -10,7 +10,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SsoError } from '../../integrations/sso/port.js';
-import type { Db } from '../../platform/db/client.js';
 import { companies } from '../../platform/db/schema.js';
 import { HttpError, notFound } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
@@ -112,8 +111,7 @@ export function ssoConnectionRoutes(scope: FastifyInstance) {
       const auth = authOf(req);
       const existing = await find(auth.company.id);
       if (!existing) throw notFound('sso_connection');
-      await db.transaction(async (t) => {
-        const tx = t as unknown as Db;
+      await db.transaction(async (tx) => {
         // Sessions already signed in stay; only their link to the provider (for back-channel logout) goes.
         await tx.delete(ssoLogins).where(eq(ssoLogins.connectionId, existing.id));
         await tx.delete(ssoConnections).where(eq(ssoConnections.id, existing.id));

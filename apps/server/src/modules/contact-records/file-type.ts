@@ -3,7 +3,7 @@
  * one the kind allows; the bytes must carry the kind's signature (for docx/xlsx: a zip holding the Word or Excel
  * part; for csv/txt: decodable text with no binary control bytes). Anything else is refused before storing.
  */
-import { FILE_KINDS, type FileKind } from '@harbor/shared';
+import { FILE_KINDS, type FileKind, hasOwnKey } from '@harbor/shared';
 import yauzl from 'yauzl';
 
 export type FileCheck = { ok: true; kind: FileKind; contentType: string } | { ok: false; message: string };
@@ -67,7 +67,7 @@ async function contentMatches(kind: FileKind, buf: Buffer): Promise<boolean> {
 
 export async function checkUpload(fileName: string, declaredType: string, buf: Buffer): Promise<FileCheck> {
   const ext = fileName.toLowerCase().match(/\.([a-z0-9]{1,5})$/)?.[1];
-  if (!ext || !(ext in FILE_KINDS)) {
+  if (!ext || !hasOwnKey(FILE_KINDS, ext)) {
     return { ok: false, message: `must be one of: ${Object.keys(FILE_KINDS).join(', ')}` };
   }
   const kind = ext as FileKind;

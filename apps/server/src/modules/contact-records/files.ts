@@ -1,7 +1,9 @@
 /**
  * Files on a contact: list, upload (multipart, one file, at most MAX_FILE_BYTES, content checked against its type
  * before anything is stored), download (GET .../files/{fileId}/download, see docs/decisions/contact-file-download.md)
- * and delete. Blobs go through the storage port; the row and the timeline event are written in one transaction.
+ * and delete. Blobs go through the storage port and its ledger (platform/files/blobs.ts): counted against the
+ * company's quota when written, released when deleted, and never orphaned: the blob is reserved before its row,
+ * and marked for deletion in the transaction that deletes the row, then removed.
  */
 import crypto from 'node:crypto';
 import { ContactFile, MAX_FILE_BYTES } from '@harbor/shared';
@@ -11,7 +13,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/client.js';
 import { users } from '../../platform/db/schema.js';
-import { HttpError, invalid, notFound } from '../../platform/http/errors.js';
+import { commitBlobs, discardBlobs, purgeBlobs, releaseBlobs, storeBlob } from '../../platform/files/blobs.js';
+import { bufferPart } from '../../platform/files/uploads.js';
+import { invalid, notFound } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { findVisibleContact } from '../contacts/access.js';
 import { recordContactEvent } from '../contacts/events.js';
@@ -23,6 +27,10 @@ const tags = ['contact-records'];
 const config = { access: 'contacts.use', tenant: contactTenant } as const;
 const FileParams = ContactParams.extend({ fileId: z.coerce.number().int().positive() });
 const LIMIT_MB = MAX_FILE_BYTES / 1024 / 1024;
+
+/** Storage keys are made of server-side ids only (the port refuses anything else). */
+export const contactFileKey = (companyId: number, contactId: number) =>
+  `contacts/${companyId}/${contactId}/${crypto.randomUUID()}`;
 
 /** A display name safe for headers and screens: no path, no control characters. */
 export function cleanFileName(raw: string): string {
@@ -103,24 +111,15 @@ export function fileRoutes(scope: FastifyInstance) {
       if (!req.isMultipart()) throw invalid('file', 'must be sent as multipart/form-data');
       const part = await req.file();
       if (!part) throw invalid('file', 'is required');
-      let data: Buffer;
-      try {
-        data = await part.toBuffer();
-      } catch (err) {
-        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new HttpError(413, { file: [`is too large; the limit is ${LIMIT_MB} MB`] });
-        }
-        throw err;
-      }
+      const data = await bufferPart(part, MAX_FILE_BYTES);
       const name = cleanFileName(part.filename);
       const check = await checkUpload(name, part.mimetype, data);
       if (!check.ok) throw invalid('file', check.message);
 
-      const key = `contacts/${auth.company.id}/${contact.id}/${crypto.randomUUID()}`;
-      await storage.put(key, data, check.contentType);
+      const key = contactFileKey(auth.company.id, contact.id);
+      await storeBlob(scope.deps, { companyId: auth.company.id, key, data, contentType: check.contentType });
       try {
-        const file = await db.transaction(async (tx) => {
-          const t = tx as unknown as Db;
+        const file = await db.transaction(async (t) => {
           const c = await findVisibleContact(t, auth, req.params.id, true);
           const [row] = await t
             .insert(contactFiles)
@@ -141,12 +140,13 @@ export function fileRoutes(scope: FastifyInstance) {
             actorId: auth.user.id,
             data: { file_id: row.id, name, size: data.length },
           });
+          await commitBlobs(t, [key]);
           return (await listFiles(t, c.number, c.id, row.id))[0];
         });
         return reply.code(201).send(file);
       } catch (err) {
-        // No row points at the blob: remove it so a failed upload leaves nothing behind.
-        await storage.delete(key);
+        // No row points at the blob: remove it (and give its bytes back) so a failed upload leaves nothing behind.
+        await discardBlobs(scope.deps, [key]);
         throw err;
       }
     },
@@ -179,8 +179,7 @@ export function fileRoutes(scope: FastifyInstance) {
     { config, schema: { tags, summary: 'Delete a file', params: FileParams } },
     async (req, reply) => {
       const auth = authOf(req);
-      const key = await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      const key = await db.transaction(async (t) => {
         const c = await findVisibleContact(t, auth, req.params.id, true);
         const file = await findFile(t, c.id, req.params.fileId);
         assertMayChange(auth, file.uploadedBy);
@@ -192,10 +191,11 @@ export function fileRoutes(scope: FastifyInstance) {
           actorId: auth.user.id,
           data: { file_id: file.id, name: file.name },
         });
+        // Marked for deletion with the row, in one transaction: after a crash the sweeper finishes the job.
+        await releaseBlobs(t, [file.storageKey]);
         return file.storageKey;
       });
-      // The blob goes only after the row is gone for good.
-      await storage.delete(key);
+      await purgeBlobs(scope.deps, [key]);
       return reply.code(204).send();
     },
   );

@@ -71,8 +71,7 @@ export function noteRoutes(scope: FastifyInstance) {
     { config, schema: { tags, summary: 'Add a note', params: ContactParams, body: NoteBody, response: { 201: Note } } },
     async (req, reply) => {
       const auth = authOf(req);
-      const note = await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      const note = await db.transaction(async (t) => {
         const c = await findVisibleContact(t, auth, req.params.id, true);
         const [row] = await t
           .insert(notes)
@@ -90,8 +89,7 @@ export function noteRoutes(scope: FastifyInstance) {
     { config, schema: { tags, summary: 'Edit a note', params: NoteParams, body: NoteBody, response: { 200: Note } } },
     async (req) => {
       const auth = authOf(req);
-      return db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      return db.transaction(async (t) => {
         const c = await findVisibleContact(t, auth, req.params.id, true);
         const note = await findNote(t, c.id, req.params.noteId);
         assertMayChange(auth, note.authorId);
@@ -107,8 +105,7 @@ export function noteRoutes(scope: FastifyInstance) {
     { config, schema: { tags, summary: 'Delete a note (its text stays on the timeline)', params: NoteParams } },
     async (req, reply) => {
       const auth = authOf(req);
-      await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      await db.transaction(async (t) => {
         const c = await findVisibleContact(t, auth, req.params.id, true);
         const note = await findNote(t, c.id, req.params.noteId);
         assertMayChange(auth, note.authorId);

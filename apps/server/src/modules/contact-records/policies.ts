@@ -161,8 +161,7 @@ function crudRoutes(scope: FastifyInstance, k: RecordKind) {
     },
     async (req, reply) => {
       const auth = authOf(req);
-      const out = await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      const out = await db.transaction(async (t) => {
         const c = await findVisibleContact(t, auth, req.params.id, true);
         const cols = await columns(t, auth, req.body);
         const [row] = await t
@@ -193,8 +192,7 @@ function crudRoutes(scope: FastifyInstance, k: RecordKind) {
     },
     async (req) => {
       const auth = authOf(req);
-      return db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      return db.transaction(async (t) => {
         const c = await findVisibleContact(t, auth, req.params.id, true);
         const current = await find(t, c.id, oneId(req.params));
         const cols = await columns(t, auth, req.body);
@@ -214,8 +212,7 @@ function crudRoutes(scope: FastifyInstance, k: RecordKind) {
     { config, schema: { tags, summary: `Delete a ${k.singular}`, params: OneParams } },
     async (req, reply) => {
       const auth = authOf(req);
-      await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      await db.transaction(async (t) => {
         const c = await findVisibleContact(t, auth, req.params.id, true);
         const current = await find(t, c.id, oneId(req.params));
         await t.delete(table).where(eq(table.id, current.id));

@@ -1,7 +1,7 @@
 /** What every sub-record route shares: the `{id}` contact lookup and who may change another person's record. */
 import type { AuthContext } from '../../platform/auth/context.js';
 import { forbidden } from '../../platform/http/errors.js';
-import { reachOf } from '../contacts/visibility.js';
+import { reachOf } from '../../platform/reach.js';
 
 export { ContactParams, contactTenant } from '../contacts/detail-routes.js';
 

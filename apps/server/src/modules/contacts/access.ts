@@ -2,16 +2,16 @@
  * Loading one contact for a request, and the reach rules for what a caller may point a contact at (owner, pool,
  * group, status, ...). A contact the caller cannot see is 404, exactly like another company's.
  */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { users } from '../../platform/db/schema.js';
-import { downlineIdsSql } from '../../platform/downline.js';
 import { forbidden, HttpError, invalid, notFound } from '../../platform/http/errors.js';
+import { reachesUserSql, reachOf } from '../../platform/reach.js';
 import { asId } from '../../platform/tenancy.js';
 import { agentflowStatuses, apiVendors, groups, poolHolders, pools, sources, statuses } from '../lookups/schema.js';
 import { contacts, tags } from './schema.js';
-import { reachOf, visibleContactsSql } from './visibility.js';
+import { visibleContactsSql } from './visibility.js';
 
 export type ContactRow = typeof contacts.$inferSelect;
 
@@ -42,17 +42,17 @@ export async function assertOwnerAssignable(db: Db, auth: AuthContext, ownerId: 
   const reach = reachOf(auth);
   if (ownerId === auth.user.id) return;
   if (reach === 'own') throw forbidden('You can only assign contacts to yourself.');
-  const c = auth.company.id;
-  const within =
-    reach === 'company'
-      ? sql`true`
-      : reach === 'business_unit'
-        ? sql`${users.businessUnitId} = ${auth.user.businessUnitId}`
-        : sql`${users.id} in ${downlineIdsSql(c, auth.user.id)}`;
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, ownerId), eq(users.companyId, c), isNull(users.deletedAt), within));
+    .where(
+      and(
+        eq(users.id, ownerId),
+        eq(users.companyId, auth.company.id),
+        isNull(users.deletedAt),
+        reachesUserSql(auth, users.id),
+      ),
+    );
   if (!row) throw invalid('owner_id', 'is not a user you can assign contacts to');
 }
 

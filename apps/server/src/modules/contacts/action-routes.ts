@@ -50,8 +50,7 @@ export function contactActionRoutes(scope: FastifyInstance) {
     ) => Promise<{ set?: Partial<ContactRow>; kind: string; data?: Record<string, unknown> }>,
   ) {
     const auth = authOf(req);
-    const row = await db.transaction(async (tx) => {
-      const t = tx as unknown as Db;
+    const row = await db.transaction(async (t) => {
       const current = await findVisibleContact(t, auth, (req.params as { id: string }).id, true);
       const { set, kind, data } = await change(t, auth, current);
       let next = current;
@@ -150,7 +149,7 @@ export function contactActionRoutes(scope: FastifyInstance) {
   app.patch(
     '/v1/contacts/:id/update_linked_contact',
     {
-      config,
+      config: { ...config, feature: 'linked_contacts' },
       schema: {
         tags,
         summary: 'Link another contact (e.g. a spouse), or unlink with null',
@@ -259,8 +258,7 @@ export function contactActionRoutes(scope: FastifyInstance) {
       async (req) => {
         const auth = authOf(req);
         const list = (req.body as Record<string, T[]>)[field];
-        return db.transaction(async (tx) => {
-          const t = tx as unknown as Db;
+        return db.transaction(async (t) => {
           const c = await findVisibleContact(t, auth, req.params.id, true);
           const values = {
             contactId: c.id,
@@ -331,7 +329,8 @@ export function contactActionRoutes(scope: FastifyInstance) {
           from_user: r.log.fromUserId ? { id: r.log.fromUserId, name: name(r.fromFirst, r.fromLast) } : null,
           to_user: r.log.toUserId ? { id: r.log.toUserId, name: name(r.toFirst, r.toLast) } : null,
           status: r.attempt.status,
-          reverted: r.attempt.reverted,
+          // Per contact: a revert skips contacts someone moved again meanwhile.
+          reverted: r.log.revertedAt !== null,
           created_at: r.log.createdAt.toISOString(),
         })),
       };

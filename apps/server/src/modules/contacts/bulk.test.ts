@@ -199,7 +199,7 @@ describe('PATCH /v1/contacts/merge', () => {
 
     const res = await admin.patch('/v1/contacts/merge', { kept_id: kept, ids: [dup] });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ kept_id: kept, merged_ids: [dup] });
+    expect(res.body).toMatchObject({ kept_id: kept, merged_ids: [dup] });
     for (const table of ['notes', 'contact_files', 'policies', 'securities']) {
       const rows = await q<{ n: number }>(`select count(*)::int as n from ${table} where contact_id = $1`, [dup]);
       expect(rows[0].n, table).toBe(0);

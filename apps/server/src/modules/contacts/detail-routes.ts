@@ -14,7 +14,6 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db } from '../../platform/db/client.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { findVisibleContact } from './access.js';
@@ -38,7 +37,7 @@ export function contactDetailRoutes(scope: FastifyInstance) {
     },
     async (req, reply) => {
       const auth = authOf(req);
-      const row = await db.transaction(async (tx) => createContact(tx as unknown as Db, auth, req.body));
+      const row = await db.transaction(async (tx) => createContact(tx, auth, req.body));
       return reply.code(201).send(await presentContact(db, row));
     },
   );
@@ -79,8 +78,7 @@ export function contactDetailRoutes(scope: FastifyInstance) {
     },
     async (req) => {
       const auth = authOf(req);
-      const row = await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      const row = await db.transaction(async (t) => {
         const current = await findVisibleContact(t, auth, req.params.id, true);
         if (!(req.body.first_name ?? current.firstName) && !(req.body.last_name ?? current.lastName)) {
           throw new HttpError(422, { first_name: ['a first or last name is required'] });
@@ -111,8 +109,7 @@ export function contactDetailRoutes(scope: FastifyInstance) {
       if (!parsed.success) {
         throw new HttpError(422, { [field]: parsed.error.issues.map((i) => i.message) });
       }
-      const row = await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      const row = await db.transaction(async (t) => {
         const current = await findVisibleContact(t, auth, req.params.id, true);
         return updateContact(t, auth, current, parsed.data, 'quick_updated');
       });

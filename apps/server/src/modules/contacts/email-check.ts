@@ -3,6 +3,7 @@
  * reserved and disposable domains, and common misspellings of big providers. "valid" therefore means "well-formed
  * and plausible", and the reply says the mailbox was not checked. See docs/decisions/offline-email-validation.md.
  */
+import { ownValue } from '@harbor/shared';
 
 export interface EmailCheck {
   valid: boolean;
@@ -71,7 +72,7 @@ export function checkEmail(input: string): EmailCheck {
   if (DISPOSABLE.has(domain)) reasons.push('uses a disposable mailbox service');
 
   let suggestion: string | null = null;
-  const fixedTld = TLD_TYPOS[tld];
+  const fixedTld = ownValue(TLD_TYPOS, tld);
   const candidate = fixedTld ? [...labels.slice(0, -1), fixedTld].join('.') : domain;
   const near = PROVIDERS.find((p) => p !== candidate && distance(p, candidate) <= 2 && candidate.length >= 6);
   if (near || fixedTld) {

@@ -5,9 +5,12 @@
  */
 import {
   BulkReply,
+  ContactCountReply,
   ContactListReply,
   ContactsScope,
   MAX_EXPORT_LIMIT,
+  MergeBody,
+  MergeReply,
   SELECT_FIRST_LAST_MAX,
   SelectedItemsBody,
   SelectedItemsReply,
@@ -22,7 +25,8 @@ import { invalid } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import type { Module } from '../types.js';
 import { addTags, destroyAll, removeTags, restoreAll, setTags, updateGroup } from './bulk.js';
-import { exportCsv, exportXlsx } from './export.js';
+import { countScope } from './count.js';
+import { exportCsv, exportOrder, exportXlsx } from './export.js';
 import { checkLimit, listContacts } from './list.js';
 import { fullScope, orderBySql, resolveScope, rowsOf } from './list-scope.js';
 import { mergeContacts } from './merge.js';
@@ -42,7 +46,7 @@ export const contactsListModule: Module = {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const database = scope.deps.database;
     const db = database.db;
-    const tx = <T>(fn: (t: Db) => Promise<T>) => db.transaction((t) => fn(t as unknown as Db));
+    const tx = <T>(fn: (t: Db) => Promise<T>) => db.transaction(fn);
     const config = { access: 'contacts.use' as const };
 
     app.patch(
@@ -56,7 +60,25 @@ export const contactsListModule: Module = {
           response: { 200: ContactListReply },
         },
       },
-      async (req) => listContacts(database, authOf(req), req.body),
+      async (req) => listContacts(db, authOf(req), req.body),
+    );
+
+    app.patch(
+      '/v1/contacts/count',
+      {
+        config,
+        schema: {
+          tags,
+          summary:
+            'DECIDED: how many contacts a scope matches (same body as the list): exact, or an estimate within `margin` (99%) marked exact: false',
+          body: ContactsScope,
+          response: { 200: ContactCountReply },
+        },
+      },
+      async (req) => {
+        const scope = { ...req.body, cursor: null, page: 1 };
+        return countScope(database, await resolveScope(db, authOf(req), scope));
+      },
     );
 
     app.post(
@@ -206,15 +228,12 @@ export const contactsListModule: Module = {
         config,
         schema: {
           tags,
-          summary: 'Merge duplicates into one kept contact',
-          body: z.object({
-            kept_id: z.coerce.number().int().positive(),
-            ids: z.array(z.coerce.number().int().positive()).min(1).max(50),
-          }),
-          response: { 200: z.object({ kept_id: z.number(), merged_ids: z.array(z.number()) }) },
+          summary: 'Merge duplicates into one kept contact, each differing field taken from the contact chosen for it',
+          body: MergeBody,
+          response: { 200: MergeReply },
         },
       },
-      async (req) => tx((t) => mergeContacts(t, authOf(req), req.body.kept_id, req.body.ids)),
+      async (req) => tx((t) => mergeContacts(t, authOf(req), req.body)),
     );
 
     app.patch(
@@ -225,12 +244,14 @@ export const contactsListModule: Module = {
           tags,
           summary: `Export a selection as CSV or XLSX (at most ${MAX_EXPORT_LIMIT} rows)`,
           params: z.object({ format: z.enum(['csv', 'xlsx']) }),
-          body: SelectionBody,
+          // Chosen ids come in the list's order on screen when these say it (`all` uses its scope's order).
+          body: SelectionBody.extend({ order: z.enum(['ASC', 'DESC']).optional(), order_field: z.string().optional() }),
         },
       },
       async (req, reply) => {
         const auth = authOf(req);
         const sel = await resolveSelection(db, auth, req.body, 'any');
+        const order = await exportOrder(db, auth, req.body);
         const count = await countSelection(db, sel);
         if (count > MAX_EXPORT_LIMIT) {
           throw invalid(
@@ -256,7 +277,7 @@ export const contactsListModule: Module = {
           )
           .header('content-disposition', `attachment; filename="contacts-${stamp}.${req.params.format}"`)
           .header('x-total-count', String(count));
-        return reply.send(csv ? await exportCsv(database, sel) : await exportXlsx(database, sel));
+        return reply.send(csv ? await exportCsv(database, sel, order) : await exportXlsx(database, sel, order));
       },
     );
   },

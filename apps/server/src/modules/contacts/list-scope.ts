@@ -4,9 +4,7 @@
  * exports and transfers all go through here, so "the filtered set" means the same rows everywhere.
  */
 import {
-  CONTACT_FILTER_FIELDS,
   CONTACT_ORDER_FIELDS,
-  type ContactFilterField,
   type ContactOrderField,
   type ContactsScope,
   ContactsScope as ContactsScopeSchema,
@@ -16,7 +14,18 @@ import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { downlineIdsSql } from '../../platform/downline.js';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.js';
-import { reachOf, visibleContactsSql } from './visibility.js';
+import { reachesUserSql, reachOf } from '../../platform/reach.js';
+import {
+  filterConditions,
+  qWords,
+  type SearchWord,
+  searchProbeSql,
+  searchRowSql,
+  searchWordsSql,
+} from './list-filters.js';
+import { visibleContactsSql } from './visibility.js';
+
+export { likeEscape } from './list-filters.js';
 
 export async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
   const res = await db.execute(query);
@@ -64,6 +73,23 @@ function orderKeys(field: ContactOrderField | 'duplicate_key', scope: ContactsSc
       return [{ expr: sql`contacts.updated_at`, cast: 'timestamptz' }];
     case 'date_of_birth':
       return [{ expr: sql`coalesce(contacts.date_of_birth, '0001-01-01'::date)`, cast: 'date' }];
+    case 'phone':
+      return [text(sql`coalesce(contacts.phone, '')`)];
+    // The names a person sees: a sort over the visible set (no index orders by a looked-up name).
+    case 'status':
+      return [text(sql`coalesce((select s.name from statuses s where s.id = contacts.status_id), '')`)];
+    case 'source':
+      return [text(sql`coalesce((select s.name from sources s where s.id = contacts.source_id), '')`)];
+    case 'owner':
+      return [
+        text(
+          sql`coalesce((select trim(u.first_name || ' ' || u.last_name) from users u where u.id = contacts.owner_id), '')`,
+        ),
+      ];
+    case 'pool':
+      return [text(sql`coalesce((select p.name from pools p where p.id = contacts.pool_id), '')`)];
+    case 'group':
+      return [text(sql`coalesce((select g.name from groups g where g.id = contacts.group_id), '')`)];
     case 'duplicate_key':
       return [text(duplicateKeySql(scope))];
   }
@@ -81,9 +107,24 @@ export function duplicateKeySql(scope: ContactsScope): SQL {
 
 const isDuplicateLookup = (s: ContactsScope) => s.representer_type === 'duplicate_merge' && !!s.duplicate?.is_duplicate;
 
+/** The `q` part of a scope, in the three forms the page and the count need (list-filters.ts). */
+export interface ResolvedSearch {
+  words: SearchWord[];
+  /** Some word is long enough for the trigram index to find the matches first. */
+  indexed: boolean;
+  /** Per-row test, for an ordered walk. */
+  row: SQL;
+  /** Up to n matching ids of the company, through the trigram index. */
+  probe: (n: number) => SQL;
+}
+
 export interface ResolvedScope {
   scope: ContactsScope;
+  /** Everything but `q`. */
+  base: SQL;
+  /** The whole scope as one set condition (base and q): counts, selections, exports. */
   where: SQL;
+  search: ResolvedSearch | null;
   keys: OrderKey[];
   dir: 'asc' | 'desc';
 }
@@ -94,6 +135,7 @@ export async function resolveScope(db: Db, auth: AuthContext, scope: ContactsSco
   if (orderField !== 'duplicate_key' && !(CONTACT_ORDER_FIELDS as readonly string[]).includes(orderField)) {
     throw invalid('order_field', `unknown order field '${orderField}'`);
   }
+  const c = auth.company.id;
   const parts: SQL[] = [visibleContactsSql(auth)];
   parts.push(
     scope.contact_group === 'deleted' ? sql`contacts.deleted_at is not null` : sql`contacts.deleted_at is null`,
@@ -102,17 +144,29 @@ export async function resolveScope(db: Db, auth: AuthContext, scope: ContactsSco
   const owners = await ownerCondition(db, auth, scope);
   if (owners) parts.push(owners);
   parts.push(...filterConditions(scope));
-  if (scope.q?.trim()) parts.push(sql`contacts.search like ${`%${likeEscape(scope.q.trim().toLowerCase())}%`}`);
   if (scope.category) parts.push(sql`contacts.category = ${scope.category}`);
   if (scope.type) parts.push(sql`contacts.type = ${scope.type}`);
-  let where = sql.join(parts, sql` and `);
+  const words = qWords(scope.q);
+  let base = sql.join(parts, sql` and `);
+  let where = words ? sql`${base} and ${searchWordsSql(words)}` : base;
   if (isDuplicateLookup(scope)) {
     const key = duplicateKeySql(scope);
-    where = sql`${where} and ${key} in (select ${key} from contacts where ${where} group by 1 having count(*) > 1)`;
+    const dup = sql`${key} in (select ${key} from contacts where ${where} group by 1 having count(*) > 1)`;
+    base = sql`${base} and ${dup}`;
+    where = sql`${where} and ${dup}`;
   }
   return {
     scope,
+    base,
     where,
+    search: words
+      ? {
+          words,
+          indexed: words.some((w) => w.indexed),
+          row: searchRowSql(words),
+          probe: (n) => searchProbeSql(c, words, n),
+        }
+      : null,
     keys: orderKeys(orderField as ContactOrderField | 'duplicate_key', scope),
     dir: scope.order === 'DESC' ? 'desc' : 'asc',
   };
@@ -140,15 +194,10 @@ async function ownerCondition(db: Db, auth: AuthContext, scope: ContactsScope): 
   const me = auth.user.id;
   const target = scope.downline_user_id ?? me;
   if (target !== me) {
-    const inReach =
-      reach === 'company'
-        ? sql`select id from users where company_id = ${c}`
-        : reach === 'business_unit'
-          ? sql`select id from users where company_id = ${c} and business_unit_id = ${auth.user.businessUnitId}`
-          : downlineIdsSql(c, me);
     const [ok] = await rowsOf<{ ok: boolean }>(
       db,
-      sql`select exists (select 1 from users where id = ${target} and company_id = ${c} and id in ${inReach}) as ok`,
+      sql`select exists (select 1 from users where id = ${target} and company_id = ${c}
+        and ${reachesUserSql(auth, sql`id`)}) as ok`,
     );
     if (!ok?.ok) throw notFound('downline_user');
   }
@@ -158,71 +207,6 @@ async function ownerCondition(db: Db, auth: AuthContext, scope: ContactsScope): 
   }
   if (scope.downline_user_id) return sql`contacts.owner_id = ${target}`;
   return sql`contacts.owner_id in ${downlineIdsSql(c, me)} and contacts.owner_id <> ${me}`;
-}
-
-export function likeEscape(s: string): string {
-  return s.replace(/[\\%_]/g, (m) => `\\${m}`);
-}
-
-const isEmpty = (v: unknown) =>
-  v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && !v.length);
-
-/** The `search` array: empty entries are dropped (spec §5); an unknown field is a 422 that names it. */
-function filterConditions(scope: ContactsScope): SQL[] {
-  const out: SQL[] = [];
-  for (const [i, entry] of scope.search.entries()) {
-    if (!(entry.field in CONTACT_FILTER_FIELDS)) {
-      throw invalid('search', `unknown filter field '${entry.field}'`);
-    }
-    if (isEmpty(entry.value)) continue;
-    out.push(filterSql(entry.field as ContactFilterField, entry.value, i));
-  }
-  return out;
-}
-
-const col = (field: string) => sql.raw(`contacts.${field}`);
-
-function filterSql(field: ContactFilterField, value: unknown, i: number): SQL {
-  const list = (Array.isArray(value) ? value : [value]).map(String);
-  const ints = () => {
-    const n = list.map(Number);
-    if (n.some((x) => !Number.isInteger(x) || x <= 0)) throw invalid('search', `'${field}' takes ids (entry ${i})`);
-    return n;
-  };
-  switch (CONTACT_FILTER_FIELDS[field]) {
-    case 'contains':
-      return sql`${col(field)} ilike ${`%${likeEscape(list[0])}%`}`;
-    case 'phone': {
-      const digits = list[0].replace(/\D/g, '');
-      if (!digits) throw invalid('search', `'phone' takes digits (entry ${i})`);
-      return sql`contacts.phone like ${`%${digits}%`}`;
-    }
-    case 'equals': {
-      const values = field === 'state' ? list.map((v) => v.toUpperCase()) : list;
-      return sql`${col(field)} = any(${sql.param(values)}::text[])`;
-    }
-    case 'id':
-      return sql`${col(field)} = any(${sql.param(ints())}::int[])`;
-    case 'tags':
-      return sql`exists (select 1 from contact_tags ct where ct.contact_id = contacts.id and ct.tag_id = any(${sql.param(ints())}::int[]))`;
-    case 'boolean':
-      return sql`contacts.is_new = ${list[0] === 'true'}`;
-    case 'date_from':
-    case 'date_to': {
-      const d = list[0];
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(d) || Number.isNaN(Date.parse(d))) {
-        throw invalid('search', `'${field}' takes a date YYYY-MM-DD (entry ${i})`);
-      }
-      return CONTACT_FILTER_FIELDS[field] === 'date_from'
-        ? sql`contacts.created_at >= ${d}::date`
-        : sql`contacts.created_at < ${d}::date + 1`;
-    }
-    case 'month': {
-      const m = Number(list[0]);
-      if (!Number.isInteger(m) || m < 1 || m > 12) throw invalid('search', `'birth_month' takes 1-12 (entry ${i})`);
-      return sql`extract(month from contacts.date_of_birth) = ${m}`;
-    }
-  }
 }
 
 /** ORDER BY for the resolved keys, always ending with id so the order is total. */

@@ -1,6 +1,7 @@
 /**
  * The contacts book. Sized for a million contacts per company: every hot list path has a keyset index that starts
- * with company_id, and a trigram index serves substring search over name, email and phone.
+ * with company_id. Search text lives apart, in `contact_search` (see below), so bulk writes to contacts (transfers,
+ * group and status changes) never rewrite a trigram index.
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -11,7 +12,6 @@ import {
   index,
   integer,
   jsonb,
-  pgSequence,
   pgTable,
   primaryKey,
   serial,
@@ -33,16 +33,17 @@ const contactId = () =>
     .references(() => contacts.id);
 const ts = (name: string) => timestamp(name, { withTimezone: true });
 
-/** Contact numbers are handed out from one sequence: unique everywhere, so unique within every company. */
-export const contactNumberSeq = pgSequence('contacts_number_seq', { startWith: 100001 });
-
 export const contacts = pgTable(
   'contacts',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     companyId: companyId(),
-    /** The public number in /contacts/{number}; unique within the company. */
-    number: bigint('number', { mode: 'number' }).notNull().default(sql`nextval('contacts_number_seq')`),
+    /**
+     * The public number in /contacts/{number}; unique within the company and counted per company (100001, 100002,
+     * ...), so it tells nothing about other companies. The default 0 means "not chosen": the BEFORE INSERT trigger
+     * contacts_number draws the next one from the company's own sequence (docs/decisions/per-company-numbers.md).
+     */
+    number: bigint('number', { mode: 'number' }).notNull().default(0),
     ownerId: integer('owner_id').references(() => users.id),
     poolId: integer('pool_id').references(() => pools.id),
     groupId: integer('group_id').references(() => groups.id),
@@ -82,10 +83,6 @@ export const contacts = pgTable(
     isNew: boolean('is_new').notNull().default(true),
     /** Fields a list brought that have no column of their own. */
     extra: jsonb('extra').$type<Record<string, unknown>>().notNull().default({}),
-    /** Lower-cased text the trigram index searches: name, email, phone digits. */
-    search: text('search').generatedAlwaysAs(
-      sql`lower(coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || coalesce(email, '') || ' ' || coalesce(phone, ''))`,
-    ),
     /** Month and day of birth as MMDD (e.g. 314 for March 14): the dashboard finds coming birthdays by index. */
     birthMmdd: smallint('birth_mmdd').generatedAlwaysAs(
       sql`(extract(month from date_of_birth) * 100 + extract(day from date_of_birth))::smallint`,
@@ -108,11 +105,28 @@ export const contacts = pgTable(
       .where(sql`deleted_at is null`),
     index('contacts_birthdays').on(t.companyId, t.birthMmdd).where(sql`deleted_at is null and birth_mmdd is not null`),
     index('contacts_deleted').on(t.companyId, t.deletedAt).where(sql`deleted_at is not null`),
-    index('contacts_pool').on(t.poolId),
+    // Most contacts are in no pool: a partial index holds only those that are, so a transfer writes no entry here.
+    index('contacts_pool').on(t.poolId).where(sql`pool_id is not null`),
     index('contacts_company_phone').on(t.companyId, t.phone),
     index('contacts_company_email').on(t.companyId, sql`lower(${t.email})`),
-    index('contacts_search_trgm').using('gin', sql`${t.search} gin_trgm_ops`),
   ],
+);
+
+/**
+ * What `q` searches, one narrow row per contact: name and email folded (lower case, accents removed with unaccent:
+ * "José Muñoz" is stored as "jose munoz") and the digits of both phones, each word between spaces so a 7-digit
+ * query can match the end of a number. Triggers on contacts keep it true (migration contact_search_triggers): a
+ * set-based insert per INSERT statement, a row update only when a searched column really changed, a delete with
+ * the contact. Kept apart so the wide, often bulk-updated contacts row carries no trigram index.
+ */
+export const contactSearch = pgTable(
+  'contact_search',
+  {
+    contactId: bigint('contact_id', { mode: 'number' }).primaryKey(),
+    companyId: integer('company_id').notNull(),
+    search: text('search').notNull(),
+  },
+  (t) => [index('contact_search_trgm').using('gin', sql`${t.search} gin_trgm_ops`)],
 );
 
 export const tags = pgTable(

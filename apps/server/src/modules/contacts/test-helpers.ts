@@ -2,7 +2,8 @@
 import type { ContactDetail } from '@harbor/shared';
 import { eq } from 'drizzle-orm';
 import type { Client, TestApp } from '../../../test/harness.js';
-import { users } from '../../platform/db/schema.js';
+import { buildAuthContext } from '../../platform/auth/context.js';
+import { companies, users } from '../../platform/db/schema.js';
 
 export async function userId(t: TestApp, email: string): Promise<number> {
   const [u] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.email, email));
@@ -15,4 +16,14 @@ export async function newContact(client: Client, body: Record<string, unknown> =
   const res = await client.post('/v1/contacts', { first_name: 'Test', last_name: 'Person', ...body });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as ContactDetail;
+}
+
+/** The AuthContext of a demo user, for tests that call the list's SQL builders directly. */
+export async function authFor(t: TestApp, email: string) {
+  const [row] = await t.database.db
+    .select({ user: users, company: companies })
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .where(eq(users.email, email));
+  return buildAuthContext(row.user, row.company, null);
 }

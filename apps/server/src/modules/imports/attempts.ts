@@ -1,6 +1,7 @@
 /**
- * Import-lead tracking (spec §6: admin or manager): the attempts list with tabs and filters, delete (optionally
- * with the contacts it created), retry of a failed attempt, and whether the workers are busy.
+ * The attempts list with tabs and filters (everyone sees their own; import-lead tracking, spec §6, shows admins and
+ * managers those of the people they reach: reach.ts), delete (optionally with the contacts it created), retry of a
+ * failed attempt, and whether the workers are busy.
  */
 import fs from 'node:fs/promises';
 import { ErrorBody, ImportAttempt, ImportAttemptList, ImportAttemptsQuery, WorkersStatus } from '@harbor/shared';
@@ -9,40 +10,23 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
-import type { Db } from '../../platform/db/client.js';
-import { downlineIdsSql } from '../../platform/downline.js';
-import { conflict, notFound } from '../../platform/http/errors.js';
+import { conflict } from '../../platform/http/errors.js';
+import { pageMeta, pageOffset } from '../../platform/http/paging.js';
 import { authOf } from '../../platform/http/pipeline.js';
-import { reachOf } from '../contacts/visibility.js';
 import { IMPORT_JOB } from './job.js';
 import { presentAttempt } from './presenter.js';
 import { publishProgress } from './progress.js';
+import { attemptsReachSql, attemptInReach as findAttempt } from './reach.js';
 import { importAttempts } from './schema.js';
 
 const tags = ['imports'];
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
 
-/** Attempts the caller may track: the company for admins, the unit for BU admins, otherwise their downline. */
-function reachSql(auth: AuthContext): SQL {
-  const c = auth.company.id;
-  switch (reachOf(auth)) {
-    case 'company':
-      return sql`a.company_id = ${c}`;
-    case 'business_unit':
-      return sql`a.company_id = ${c} and a.user_id in (select id from users where company_id = ${c}
-        and business_unit_id = ${auth.user.businessUnitId})`;
-    case 'downline':
-      return sql`a.company_id = ${c} and a.user_id in ${downlineIdsSql(c, auth.user.id)}`;
-    default:
-      return sql`a.company_id = ${c} and a.user_id = ${auth.user.id}`;
-  }
-}
-
 const TABS: Record<string, SQL> = {
   all: sql`true`,
   active: sql`a.status in ('pending', 'processing')`,
-  completed: sql`a.status = 'completed'`,
+  completed: sql`a.status in ('completed', 'undoing', 'undone')`,
   failed: sql`a.status in ('failed', 'cancelled')`,
 };
 
@@ -51,19 +35,12 @@ export function registerAttemptRoutes(scope: FastifyInstance) {
   const deps = scope.deps;
   const db = deps.database.db;
 
-  async function attemptInReach(auth: AuthContext, id: number) {
-    const found = rowsOf<{ id: number }>(
-      await db.execute(sql`select a.id from import_attempts a where a.id = ${id} and ${reachSql(auth)}`),
-    );
-    if (found.length === 0) throw notFound('import_attempt');
-    const [row] = await db.select().from(importAttempts).where(eq(importAttempts.id, id));
-    return row;
-  }
+  const attemptInReach = (auth: AuthContext, id: number) => findAttempt(db, auth, id);
 
   app.get(
     '/v1/contacts/import_attempts',
     {
-      config: { access: 'imports.track' },
+      config: { access: 'imports.use' },
       schema: {
         tags,
         summary: 'Import attempts with tabs and filters (progress arrives on ContactsImportChannel)',
@@ -84,12 +61,12 @@ export function registerAttemptRoutes(scope: FastifyInstance) {
           user: sql`(u.first_name || ' ' || u.last_name) ilike ${`%${v.replace(/[%_\\]/g, '\\$&')}%`}`,
         }[q.filter_by];
       }
-      const where = sql`${reachSql(auth)} and ${filter}`;
+      const where = sql`${attemptsReachSql(auth)} and ${filter}`;
       const counts = rowsOf<{ tab: string; n: number }>(
         await db.execute(sql`select t.tab, count(a.id)::int as n from import_attempts a
           left join users u on u.id = a.user_id
           cross join lateral (values ('all'), (case when a.status in ('pending', 'processing') then 'active'
-            when a.status = 'completed' then 'completed' else 'failed' end)) t(tab)
+            when a.status in ('completed', 'undoing', 'undone') then 'completed' else 'failed' end)) t(tab)
           where ${where} group by t.tab`),
       );
       const byTab = Object.fromEntries(['all', 'active', 'completed', 'failed'].map((t) => [t, 0]));
@@ -97,7 +74,7 @@ export function registerAttemptRoutes(scope: FastifyInstance) {
       const list = rowsOf<{ id: number; user_name: string | null }>(
         await db.execute(sql`select a.id, nullif(trim(u.first_name || ' ' || u.last_name), '') as user_name
           from import_attempts a left join users u on u.id = a.user_id
-          where ${where} and ${TABS[q.tab]} order by a.id desc limit ${q.limit} offset ${(q.page - 1) * q.limit}`),
+          where ${where} and ${TABS[q.tab]} order by a.id desc limit ${q.limit} offset ${pageOffset(q.page, q.limit)}`),
       );
       const ids = list.map((r) => Number(r.id));
       const rows = ids.length ? await db.select().from(importAttempts).where(sql`${importAttempts.id} in ${ids}`) : [];
@@ -108,13 +85,7 @@ export function registerAttemptRoutes(scope: FastifyInstance) {
           const a = byId.get(Number(r.id))!;
           return presentAttempt(a, { id: a.userId, name: r.user_name ?? '' });
         }),
-        meta: {
-          current_page: q.page,
-          limit: q.limit,
-          total_count: total,
-          total_pages: Math.max(1, Math.ceil(total / q.limit)),
-          counts: byTab,
-        },
+        meta: { ...pageMeta(q.page, q.limit, total), counts: byTab },
       };
     },
   );
@@ -122,7 +93,7 @@ export function registerAttemptRoutes(scope: FastifyInstance) {
   app.delete(
     '/v1/contacts/delete_import_attempts/:id',
     {
-      config: { access: 'imports.track', tenant: { param: 'id', resource: 'import_attempt' } },
+      config: { access: 'imports.use', tenant: { param: 'id', resource: 'import_attempt' } },
       schema: {
         tags,
         summary: 'Delete an import attempt; remove_contacts=true also removes (soft) the contacts it created',
@@ -141,20 +112,22 @@ export function registerAttemptRoutes(scope: FastifyInstance) {
     async (req) => {
       const auth = authOf(req);
       const attempt = await attemptInReach(auth, req.params.id);
-      if (['pending', 'processing'].includes(attempt.status)) {
+      if (['pending', 'processing', 'undoing'].includes(attempt.status)) {
         throw conflict('status', 'The import is still running; wait for it to finish or fail');
       }
       const q = req.query.remove_contacts;
       const remove = req.body?.remove_contacts ?? (q === 'true' || q === '1');
-      const removed = await db.transaction(async (t) => {
-        const tx = t as unknown as Db;
+      const removed = await db.transaction(async (tx) => {
         let n = 0;
         if (remove) {
           const res = rowsOf<{ n: number }>(
             await tx.execute(sql`with gone as (update contacts c set deleted_at = now(), updated_at = now()
                 from import_rows r where r.attempt_id = ${attempt.id} and r.action = 'create'
                   and c.id = r.contact_id and c.company_id = ${auth.company.id} and c.deleted_at is null
-                returning c.id)
+                returning c.id),
+              ev as (insert into contact_events (company_id, contact_id, kind, data, actor_id)
+                select ${auth.company.id}, id, 'deleted', ${JSON.stringify({ import_attempt_id: attempt.id })}::jsonb,
+                  ${auth.user.id} from gone)
               select count(*)::int as n from gone`),
           );
           n = Number(res[0]?.n ?? 0);
@@ -173,7 +146,7 @@ export function registerAttemptRoutes(scope: FastifyInstance) {
   app.post(
     '/v1/contacts/retry_failed_import_attempts/:id',
     {
-      config: { access: 'imports.track', tenant: { param: 'id', resource: 'import_attempt' } },
+      config: { access: 'imports.use', tenant: { param: 'id', resource: 'import_attempt' } },
       schema: {
         tags,
         summary: 'Retry a failed import attempt: it resumes from its last committed row, writing nothing twice',
@@ -188,8 +161,7 @@ export function registerAttemptRoutes(scope: FastifyInstance) {
       if (!attempt.checkpoint.phase && !attempt.filePath) {
         throw conflict('file', 'The uploaded file is gone; import it again');
       }
-      const updated = await db.transaction(async (t) => {
-        const tx = t as unknown as Db;
+      const updated = await db.transaction(async (tx) => {
         const jobId = await deps.jobs.enqueue(
           IMPORT_JOB,
           { attemptId: attempt.id },

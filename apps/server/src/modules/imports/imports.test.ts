@@ -101,7 +101,13 @@ describe('POST /v1/contacts/validate_import', () => {
   it('scrubs against the existing book', async () => {
     await importAndWait(agent, '/v1/contacts/import', fx('utf8.csv'));
     const res = await upload(agent, '/v1/contacts/validate_import', fx('utf8-bom.csv'), { scrub_against: 'phone' });
-    expect(res.body).toMatchObject({ row_count: 3, to_create: 0, to_update: 3 });
+    // The same people again: matched, and nothing new to fill in, so nothing would change.
+    expect(res.body).toMatchObject({ row_count: 3, to_create: 0, to_update: 0, unchanged: 3, on_match: 'fill' });
+    expect(res.body.untouched.map((m: any) => [m.row, m.reason])).toEqual([
+      [2, 'The file has nothing new for this contact'],
+      [3, 'The file has nothing new for this contact'],
+      [4, 'The file has nothing new for this contact'],
+    ]);
     const skip = await upload(agent, '/v1/contacts/validate_import', fx('utf8.csv'), {
       scrub_against: { by: ['email'], on_match: 'skip' },
     });
@@ -205,11 +211,12 @@ describe('POST /v1/contacts/import', () => {
     expect(messages.at(-1)).toMatchObject({ id: Number(a.id), status: 'completed', total: 2, created: 2 });
   });
 
-  it('neutralises formulas, normalises phones, dates and states, reads the picked XLSX sheet', async () => {
+  it('stores formula-looking text as typed, normalises phones, dates and states, reads the picked XLSX sheet', async () => {
     await importAndWait(admin, '/v1/contacts/import', fx('formulas.csv'));
     const [f] = await q("select first_name, extra from contacts where phone = '15552010020'");
-    expect(f.first_name).toBe(`'=HYPERLINK("http://evil.test")`);
-    expect(f.extra).toEqual({ Notes: "'@SUM(A1:A2)" });
+    // Stored as typed; the exports neutralise it (contacts/export.ts).
+    expect(f.first_name).toBe(`=HYPERLINK("http://evil.test")`);
+    expect(f.extra).toEqual({ Notes: '@SUM(A1:A2)' });
     const a = await importAndWait(admin, '/v1/contacts/import', fx('multi-sheet.xlsx'), {
       sheet: 'Leads',
       fields: { 'Part A': 'part_a_effective' },
@@ -235,7 +242,8 @@ describe('POST /v1/contacts/import', () => {
       scrub_against: 'phone',
       updated_lead_tags: [{ name: 'Seen again', color: 'red' }],
     });
-    expect(again).toMatchObject({ created: 0, updated: 7, failed: 1 });
+    // Each matched contact gained the tag (its only change), so each counts as updated and its timeline says so.
+    expect(again).toMatchObject({ created: 0, updated: 7, unchanged: 0, failed: 1 });
     expect(
       await count("select count(*)::int n from contacts where phone like '1555301000%' and deleted_at is null"),
     ).toBe(7);
@@ -244,32 +252,43 @@ describe('POST /v1/contacts/import', () => {
         "select count(*)::int n from contact_tags ct join tags t on t.id = ct.tag_id where t.name = 'Seen again'",
       ),
     ).toBe(7);
-    // Nothing in the file changed, so no contact was rewritten and no timeline event says it was.
-    expect(await count("select count(*)::int n from contact_events where kind = 'import_updated'")).toBe(0);
+    const events = await q("select data from contact_events where kind = 'import_updated'");
+    expect(events).toHaveLength(7);
+    expect(events[0].data).toMatchObject({ changes: {}, tags_added: ['Seen again'], matched_by: 'phone' });
+    // A third time, without tags: nothing in the file is new, so no contact is rewritten and no event says it was.
+    const third = await importAndWait(manager, '/v1/contacts/import', fx('phones.csv'), { scrub_against: 'phone' });
+    expect(third).toMatchObject({ created: 0, updated: 0, unchanged: 7, failed: 1 });
+    expect(await count("select count(*)::int n from contact_events where kind = 'import_updated'")).toBe(7);
   });
 
   it('an agent cannot update contacts outside their book: those rows are skipped', async () => {
     // phones.csv is in the manager's book now; the agent's scrub finds them but may not touch them.
     const preview = await upload(agent, '/v1/contacts/validate_import', fx('phones.csv'), { scrub_against: 'phone' });
     expect(preview.body).toMatchObject({ to_create: 0, to_update: 0, to_skip: 7 });
+    expect(preview.body.untouched).toHaveLength(7);
+    // Outside the agent's book: never described (no name, no number), only said.
+    expect(preview.body.untouched[0]).toMatchObject({ contact: null, reason: 'Matches a contact outside your book' });
+    const before = await count("select count(*)::int n from contact_events where kind = 'import_updated'");
     const a = await importAndWait(agent, '/v1/contacts/import', fx('phones.csv'), { scrub_against: 'phone' });
     expect(a).toMatchObject({ created: 0, updated: 0, skipped: 7 });
-    expect(await count("select count(*)::int n from contact_events where kind = 'import_updated'")).toBe(0);
+    expect(await count("select count(*)::int n from contact_events where kind = 'import_updated'")).toBe(before);
   });
 
-  it('keeps of a finished import only which contacts it created: no personal data stays in staging', async () => {
+  it('keeps of a finished import only what its result page and undo need: no copy of the created people', async () => {
     const a = await importAndWait(admin, '/v1/contacts/import', fx('invalid.csv'));
     expect(a).toMatchObject({ status: 'completed', created: 2, failed: 4 });
     const rows = await q('select * from import_rows where attempt_id = $1 order by row_no', [a.id]);
-    expect(rows.map((r) => r.action)).toEqual(['create', 'create']);
-    for (const r of rows) {
+    expect(rows.map((r) => r.action)).toEqual(['create', 'invalid', 'invalid', 'invalid', 'invalid', 'create']);
+    for (const r of rows.filter((x) => x.action === 'create')) {
       expect(r.contact_id).not.toBeNull();
       const kept = Object.entries(r).filter(
         ([k, v]) => v !== null && !['attempt_id', 'row_no', 'action', 'contact_id'].includes(k),
       );
       expect(kept).toEqual([]);
     }
-    // What the rows are still for: deleting the attempt can remove the contacts it created.
+    // The invalid rows stay (for the result page and its download) until the retention period ends.
+    expect(rows.filter((r) => r.action === 'invalid').every((r) => r.raw && r.reasons)).toBe(true);
+    // What the created rows are still for: deleting the attempt can remove the contacts it created.
     const del = await admin.delete(`/v1/contacts/delete_import_attempts/${a.id}?remove_contacts=true`);
     expect(del.body).toEqual({ deleted: true, contacts_removed: 2 });
   });

@@ -10,10 +10,12 @@ import type { Db } from '../../platform/db/client.js';
 import { companies, users } from '../../platform/db/schema.js';
 import type { Deps } from '../../platform/deps.js';
 import type { JobContext } from '../../platform/jobs/queue.js';
-import { reachOf, visibleContactsSql } from '../contacts/visibility.js';
+import { reachOf } from '../../platform/reach.js';
+import { visibleContactsSql } from '../contacts/visibility.js';
 import { attachFromList } from './attachments.js';
 import { COMPACT_JOB } from './compact.js';
-import { classify, countActions, dumpTimes, writeChunk } from './engine.js';
+import { countActions, dumpTimes, writeChunk } from './engine.js';
+import { classify } from './match.js';
 import { ensureTags, ensureVendor, type ImportOptions } from './options.js';
 import { inspectFile } from './parse/read.js';
 import { publishProgress } from './progress.js';
@@ -91,8 +93,7 @@ export async function processImport(
     // scrub join for a handful of rows and looped, 38 s instead of under one for 100,000 rows.
     await db.execute(sql`analyze import_rows`);
     const visible = await visibilityOf(db, opts.userId, c);
-    const next = await db.transaction(async (t) => {
-      const tx = t as unknown as Db;
+    const next = await db.transaction(async (tx) => {
       const vendorId = opts.vendor ? await ensureVendor(tx, c, opts.vendor) : opts.apiVendorId;
       const tagIds = await ensureTags(tx, c, opts.tags);
       const updatedTagIds = await ensureTags(tx, c, opts.updatedTags);
@@ -119,8 +120,7 @@ export async function processImport(
       const lo = cp.lastRow ?? 0;
       const hi = Math.min(lo + size, cp.maxRow ?? 0);
       const next = { ...cp, lastRow: hi };
-      const figuresNext = await db.transaction(async (t) => {
-        const tx = t as unknown as Db;
+      const figuresNext = await db.transaction(async (tx) => {
         const done = await writeChunk(tx, w, lo, hi);
         const values = {
           processed: hi - FIRST_ROW + 1,
@@ -158,8 +158,7 @@ async function finish(deps: Deps, attemptId: number) {
   const db = deps.database.db;
   const n = await countActions(db, attemptId);
   // The attempt completes together with the job that strips its staging rows of personal data (compact.ts).
-  const { row: done, compactJob } = await db.transaction(async (t) => {
-    const tx = t as unknown as Db;
+  const { row: done, compactJob } = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(importAttempts)
       .set({
@@ -168,6 +167,7 @@ async function finish(deps: Deps, attemptId: number) {
         total: n.total,
         created: n.create,
         updated: n.update,
+        unchanged: n.unchanged,
         skipped: n.skip + n.duplicate,
         failed: n.invalid,
         finishedAt: new Date(),

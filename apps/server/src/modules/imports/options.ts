@@ -2,13 +2,12 @@
  * What an import will do, resolved once from the form and the caller: the owner (admins and managers may pick
  * someone within their reach), the pool, the lead vendor, the tags; all checked against the caller's company.
  */
-import type { ImportForm } from '@harbor/shared';
+import type { ImportForm, OnMatch, ScrubKey } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
-import { downlineIdsSql } from '../../platform/downline.js';
 import { invalid } from '../../platform/http/errors.js';
-import { reachOf } from '../contacts/visibility.js';
+import { reachesUserSql, reachOf } from '../../platform/reach.js';
 import type { InferredColumn } from './parse/fields.js';
 
 export interface ImportOptions {
@@ -20,7 +19,7 @@ export interface ImportOptions {
   vendor: { vendor_name: string; vendor_type: string } | null;
   tags: Array<{ name: string; color?: string }>;
   updatedTags: Array<{ name: string; color?: string }>;
-  scrub: { by: Array<'phone' | 'email' | 'name_address'>; on_match: 'update' | 'skip' } | null;
+  scrub: { by: ScrubKey[]; on_match: OnMatch } | null;
   headers: string[];
   fields: InferredColumn['field'][];
   sheet: string | null;
@@ -38,14 +37,8 @@ export async function resolveOptions(
   const c = auth.company.id;
   let ownerId = auth.user.id;
   if (form.owner && form.owner !== auth.user.id) {
-    const reach = reachOf(auth);
-    if (reach === 'own') throw invalid('owner', 'You can only import into your own book');
-    const scope =
-      reach === 'company'
-        ? sql`true`
-        : reach === 'business_unit'
-          ? sql`business_unit_id = ${auth.user.businessUnitId}`
-          : sql`id in ${downlineIdsSql(c, auth.user.id)}`;
+    if (reachOf(auth) === 'own') throw invalid('owner', 'You can only import into your own book');
+    const scope = reachesUserSql(auth, sql`id`);
     const found = rows(
       await db.execute(
         sql`select id from users where id = ${form.owner} and company_id = ${c} and deleted_at is null and ${scope}`,

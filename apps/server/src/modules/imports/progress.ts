@@ -4,6 +4,7 @@ import { and, desc, eq, gt, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import type { Bus } from '../../platform/live/bus.js';
 import type { ChannelRegistry } from '../../platform/live/channels.js';
+import { publishLive } from '../../platform/live/publish.js';
 import { importAttempts } from './schema.js';
 
 export const importStream = (userId: number) => `user:${userId}:contacts_import`;
@@ -47,6 +48,7 @@ export interface AttemptFigures {
   processed: number;
   created: number;
   updated: number;
+  unchanged?: number;
   skipped: number;
   failed: number;
 }
@@ -62,11 +64,12 @@ function progressMessage(a: AttemptFigures): ImportProgressMessage {
     updated: a.updated,
     skipped: a.skipped,
     failed: a.failed,
+    unchanged: a.unchanged ?? 0,
   };
 }
 
 export function publishProgress(bus: Bus, a: AttemptFigures, read?: number) {
   const message = progressMessage(a);
   if (read !== undefined) message.read = read;
-  void Promise.resolve(bus.publish(importStream(a.userId), message)).catch(() => {});
+  publishLive(bus, IMPORTS_CHANNEL, importStream(a.userId), message).catch(() => {});
 }

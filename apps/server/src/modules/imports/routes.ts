@@ -8,13 +8,13 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db } from '../../platform/db/client.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { attachByFileName } from './attachments.js';
 import { IMPORT_JOB } from './job.js';
-import { checkZip, extractList, previewList, readList } from './lists.js';
+import { checkZip, extractList, readList, refusing } from './lists.js';
 import { resolveOptions } from './options.js';
 import { presentAttempt } from './presenter.js';
+import { previewList } from './preview.js';
 import { publishProgress } from './progress.js';
 import { importAttempts } from './schema.js';
 import { parseForm, receiveUpload, type Upload } from './upload.js';
@@ -80,7 +80,7 @@ export function registerUploadRoutes(scope: FastifyInstance) {
       const extraOptions: Record<string, unknown> = {};
       if (zip) {
         await checkZip(up.path, up.name);
-        const list = await extractList(up.path);
+        const list = await extractList(up.path, up.name);
         listPath = list.path;
         listName = list.name;
         Object.assign(extraOptions, { zipPath: up.path, listEntry: list.entry, listName: list.name });
@@ -88,8 +88,7 @@ export function registerUploadRoutes(scope: FastifyInstance) {
       try {
         const list = await readList(listPath, listName, form);
         const opts = await resolveOptions(db, auth, form, list.columns, list.info.sheet);
-        const attempt = await db.transaction(async (t) => {
-          const tx = t as unknown as Db;
+        const attempt = await db.transaction(async (tx) => {
           const [row] = await tx
             .insert(importAttempts)
             .values({
@@ -165,9 +164,7 @@ export function registerUploadRoutes(scope: FastifyInstance) {
       const auth = authOf(req);
       return withUpload(req, async (up) => {
         await checkZip(up.path, up.name);
-        const report = await attachByFileName(deps, auth, up.path).catch((err: Error) => {
-          throw Object.assign(new Error(err.message), { statusCode: 422 });
-        });
+        const report = await refusing(() => attachByFileName(deps, auth, up.path, up.name));
         const [attempt] = await db
           .insert(importAttempts)
           .values({

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
   index,
   integer,
   jsonb,
@@ -48,6 +49,8 @@ export const importAttempts = pgTable(
     processed: integer('processed').notNull().default(0),
     created: integer('created').notNull().default(0),
     updated: integer('updated').notNull().default(0),
+    /** Matched contacts the import left as they were (nothing new, or only what fill mode may not change). */
+    unchanged: integer('unchanged').notNull().default(0),
     skipped: integer('skipped').notNull().default(0),
     failed: integer('failed').notNull().default(0),
     error: text('error'),
@@ -65,7 +68,8 @@ export const importAttempts = pgTable(
 
 /**
  * One row per data row of an attempt's file, already normalised. action: invalid | duplicate | create | update |
- * skip (null until classified). contact_id: the contact created (id given out by classify) or matched.
+ * unchanged | skip (null until classified). contact_id: the contact created (id given out by classify) or matched.
+ * What stays once the attempt is done: docs/decisions/import-staging-retention.md.
  */
 export const importRows = pgTable(
   'import_rows',
@@ -97,6 +101,18 @@ export const importRows = pgTable(
     extra: jsonb('extra').$type<Record<string, string>>(),
     /** The original cells of an invalid row, for the CSV people fix and import again. */
     raw: jsonb('raw').$type<string[]>(),
+    /** The key that found contact_id (phone, email, medicare_number, name_address). */
+    matchedBy: text('matched_by'),
+    /** Whether the match proves it is the same person (docs/decisions/import-matching-rules.md). */
+    samePerson: boolean('same_person'),
+    /** What the write changed on the matched contact: {field: {from, to}} (undo puts `from` back). */
+    changes: jsonb('changes').$type<Record<string, { from: unknown; to: unknown }>>(),
+    /** The file's values not applied to the matched contact, and why: {field: {value, file, reason}}. */
+    kept: jsonb('kept').$type<Record<string, { value: unknown; file: unknown; reason: string }>>(),
+    /** Ids of the tags the write added to the matched contact (undo removes them). */
+    tagsAdded: jsonb('tags_added').$type<number[]>(),
+    /** After an undo: {outcome, skipped: {field: {from: import set, to: now}}, reason}. */
+    undo: jsonb('undo').$type<Record<string, unknown>>(),
   },
   (t) => [primaryKey({ columns: [t.attemptId, t.rowNo] })],
 );

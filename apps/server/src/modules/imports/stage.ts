@@ -46,9 +46,11 @@ async function* lines(
     }
     rowNo++;
     const s = stageRow(cells, headers, fields);
-    const bad = s.reasons.length > 0;
-    let line = `${id},${rowNo},${bad ? 'invalid' : ''},${bad ? csvField(s.reasons.join('; ')) : ''},`;
-    line += `${bad ? csvField(JSON.stringify(cells)) : ''},${s.extra ? csvField(JSON.stringify(s.extra)) : ''}`;
+    // A footer ("Total") is skipped with its reason; a row with bad values is invalid with them.
+    const action = s.skip ? 'skip' : s.reasons.length > 0 ? 'invalid' : '';
+    const why = s.skip ?? s.reasons.join('; ');
+    let line = `${id},${rowNo},${action},${action ? csvField(why) : ''},`;
+    line += `${action ? csvField(JSON.stringify(cells)) : ''},${s.extra ? csvField(JSON.stringify(s.extra)) : ''}`;
     for (const c of STAGE_COLUMNS) line += `,${csvField(s.values[c])}`;
     batch += `${line}\n`;
     if (batch.length > 256 * 1024) {

@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
-import type { Client } from '../../../test/harness.js';
+import { afterAll, expect } from 'vitest';
+import type { Client, TestApp } from '../../../test/harness.js';
 
 export const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name));
 
@@ -39,6 +39,23 @@ export function upload(
   const m = multipart(fields, file);
   return client.request('POST', url, m.body, { 'content-type': m.contentType });
 }
+
+/** Starts an import and waits for every job (the import and its compaction); answers the attempt id. */
+export async function importAndWait(
+  t: TestApp,
+  client: Client,
+  file: { name: string; data: Buffer },
+  fields: Record<string, unknown> = {},
+  url = '/v1/contacts/import',
+): Promise<number> {
+  const res = await upload(client, url, file, fields);
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  await t.deps.jobs.drain();
+  return res.body.id as number;
+}
+
+/** A CSV upload from lines. */
+export const csv = (name: string, lines: string[]) => ({ name, data: Buffer.from(lines.join('\n')) });
 
 export const fx = (name: string) => ({ name, data: fixture(name) });
 

@@ -9,6 +9,8 @@ import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
 import { ImportForm } from '@harbor/shared';
 import type { FastifyRequest } from 'fastify';
+import type { Database } from '../../platform/db/client.js';
+import { wasCut } from '../../platform/files/uploads.js';
 import { HttpError, invalid } from '../../platform/http/errors.js';
 
 /** IMPORT_MAX_MB (default 300: a million-row list is about 100 MB); read when the app is built. */
@@ -47,6 +49,8 @@ export async function receiveUpload(req: FastifyRequest, dataDir: string): Promi
       const target = path.join(dir, `${crypto.randomUUID()}.${ext}`);
       upload = { path: target, name, size: 0, fields };
       await pipeline(part.file, fs.createWriteStream(target));
+      // The plugin cuts a file at the limit; only its flag, read now that the part ended, says it was cut.
+      if (wasCut(part)) throw Object.assign(new Error('cut'), { code: 'FST_REQ_FILE_TOO_LARGE' });
       upload.size = (await fs.promises.stat(target)).size;
     }
   } catch (err) {
@@ -102,4 +106,36 @@ export function parseForm(fields: Record<string, string>, forced: Partial<Import
     throw new HttpError(422, errors);
   }
   return parsed.data;
+}
+
+/**
+ * The sweeper's part for uploads (platform/files/sweeper.ts): files in DATA_DIR/imports older than `maxAgeMs` that no
+ * attempt still needs (a pending, processing or failed attempt keeps its file for the run or a retry). They are
+ * left behind when a process dies between receiving an upload and creating its attempt, or while it is read.
+ */
+export async function sweepUploads(database: Database, dataDir: string, maxAgeMs = 24 * 3_600_000): Promise<number> {
+  const dir = uploadDir(dataDir);
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(dir);
+  } catch {
+    return 0;
+  }
+  const kept = new Set(
+    (
+      await database.query<{ p: string | null; z: string | null }>(
+        "select file_path as p, options->>'zipPath' as z from import_attempts where file_path is not null or status in ('pending', 'processing', 'failed')",
+      )
+    ).flatMap((r) => [r.p, r.z].filter((v): v is string => Boolean(v)).map((v) => path.basename(v))),
+  );
+  let removed = 0;
+  for (const name of names) {
+    if (kept.has(name)) continue;
+    const file = path.join(dir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (!stat?.isFile() || Date.now() - stat.mtimeMs < maxAgeMs) continue;
+    await fs.promises.rm(file, { force: true });
+    removed++;
+  }
+  return removed;
 }

@@ -14,10 +14,10 @@ import {
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Db } from '../../platform/db/client.js';
+import { crudRoutes, given, usage } from '../../platform/http/crud.js';
 import { invalid } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
-import { adminLookupRoutes, given, usage } from './admin-crud.js';
+import type { TenantRegistry } from '../../platform/tenancy.js';
 import { agentflowTree } from './presenters.js';
 import { agentflowStatuses, agentflowStatusGroups, carriers, sources, statuses } from './schema.js';
 
@@ -43,10 +43,14 @@ export const presentAgentflow = (s: AgentflowRow) => ({
 export const presentSource = (s: SourceRow) => ({ id: s.id, name: s.name, active: s.active });
 export const presentCarrier = (c: CarrierRow) => ({ id: c.id, name: c.name, naic: c.naic, active: c.active });
 
-export function adminLookupsRoutes(scope: FastifyInstance) {
-  adminLookupRoutes<StatusRow>(scope, {
-    path: 'statuses',
+export function adminLookupsRoutes(scope: FastifyInstance, tenants: TenantRegistry) {
+  const lookup = { access: 'lookups.manage', tags: ['admin'], uniqueName: true } as const;
+  const summaries = (what: string) => ({ list: `All ${what} (active and not)` });
+  crudRoutes<StatusRow>(scope, tenants, {
+    ...lookup,
+    base: '/v1/admin/statuses',
     resource: 'status',
+    summaries: summaries('statuses'),
     table: statuses,
     body: StatusBody,
     reply: Status,
@@ -55,9 +59,11 @@ export function adminLookupsRoutes(scope: FastifyInstance) {
     columns: (b) => given({ name: b.name, color: b.color, position: b.position, active: b.active }),
     inUse: (db, id) => usage(db, 'contacts', sql`select count(*) as n from contacts where status_id = ${id}`),
   });
-  adminLookupRoutes<AgentflowRow>(scope, {
-    path: 'agentflow_statuses',
+  crudRoutes<AgentflowRow>(scope, tenants, {
+    ...lookup,
+    base: '/v1/admin/agentflow_statuses',
     resource: 'agentflow_status',
+    summaries: summaries('agentflow_statuses'),
     table: agentflowStatuses,
     body: AgentflowStatusBody,
     reply: AgentflowStatus,
@@ -74,9 +80,11 @@ export function adminLookupsRoutes(scope: FastifyInstance) {
     },
     inUse: (db, id) => usage(db, 'contacts', sql`select count(*) as n from contacts where agentflow_status_id = ${id}`),
   });
-  adminLookupRoutes<SourceRow>(scope, {
-    path: 'sources',
+  crudRoutes<SourceRow>(scope, tenants, {
+    ...lookup,
+    base: '/v1/admin/sources',
     resource: 'source',
+    summaries: summaries('sources'),
     table: sources,
     body: SourceBody,
     reply: Source,
@@ -84,9 +92,11 @@ export function adminLookupsRoutes(scope: FastifyInstance) {
     columns: (b) => given({ name: b.name, active: b.active }),
     inUse: (db, id) => usage(db, 'contacts', sql`select count(*) as n from contacts where source_id = ${id}`),
   });
-  adminLookupRoutes<CarrierRow>(scope, {
-    path: 'carriers',
+  crudRoutes<CarrierRow>(scope, tenants, {
+    ...lookup,
+    base: '/v1/admin/carriers',
     resource: 'carrier',
+    summaries: summaries('carriers'),
     table: carriers,
     body: CarrierBody,
     reply: Carrier,
@@ -112,8 +122,7 @@ export function adminLookupsRoutes(scope: FastifyInstance) {
       const companyId = authOf(req).company.id;
       const names = req.body.groups.map((g) => g.name.toLowerCase());
       if (new Set(names).size !== names.length) throw invalid('groups', 'contains the same name twice');
-      await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      await db.transaction(async (t) => {
         const existing = await t
           .select({ id: agentflowStatusGroups.id })
           .from(agentflowStatusGroups)

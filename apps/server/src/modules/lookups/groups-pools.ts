@@ -11,10 +11,10 @@ import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { users } from '../../platform/db/schema.js';
+import { assertUniqueName, IdParams } from '../../platform/http/crud.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
-import { reachOf } from '../contacts/visibility.js';
-import { assertUniqueName, IdParams } from './admin-crud.js';
+import { reachOf } from '../../platform/reach.js';
 import { groups, poolHolders, pools } from './schema.js';
 
 // The outer table is named explicitly: in a single-table select Drizzle renders a column as bare "id", which inside
@@ -145,8 +145,7 @@ export function groupAndPoolRoutes(scope: FastifyInstance) {
     async (req, reply) => {
       const auth = authOf(req);
       const g = await findGroup(auth.company.id, req.params.id);
-      await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      await db.transaction(async (t) => {
         await detachContacts(t, auth, 'group_id', g.id, g.name);
         await t.delete(groups).where(eq(groups.id, g.id));
       });
@@ -225,8 +224,7 @@ export function groupAndPoolRoutes(scope: FastifyInstance) {
       const auth = authOf(req);
       await assertUniqueName(db, pools, auth.company.id, req.body.name);
       const holders = await assertHolders(db, auth.company.id, req.body.holder_ids ?? []);
-      const id = await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      const id = await db.transaction(async (t) => {
         const [p] = await t.insert(pools).values({ companyId: auth.company.id, name: req.body.name }).returning();
         await setHolders(t, p.id, holders);
         return p.id;
@@ -252,8 +250,7 @@ export function groupAndPoolRoutes(scope: FastifyInstance) {
       await findPool(auth, req.params.id);
       if (req.body.name) await assertUniqueName(db, pools, auth.company.id, req.body.name, req.params.id);
       const holders = req.body.holder_ids ? await assertHolders(db, auth.company.id, req.body.holder_ids) : null;
-      await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      await db.transaction(async (t) => {
         if (req.body.name) await t.update(pools).set({ name: req.body.name }).where(eq(pools.id, req.params.id));
         if (holders) await setHolders(t, req.params.id, holders);
       });
@@ -270,8 +267,7 @@ export function groupAndPoolRoutes(scope: FastifyInstance) {
     async (req, reply) => {
       const auth = authOf(req);
       const p = await findPool(auth, req.params.id);
-      await db.transaction(async (tx) => {
-        const t = tx as unknown as Db;
+      await db.transaction(async (t) => {
         await detachContacts(t, auth, 'pool_id', p.id, p.name);
         await t.delete(pools).where(eq(pools.id, p.id));
       });

@@ -1,6 +1,7 @@
-import type { OfficeLocation, PageMeta } from '@harbor/shared';
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import type { OfficeLocation } from '@harbor/shared';
+import { and, asc, eq, isNull, type Placeholder, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
+import { pageMeta, pageOffset } from '../../platform/http/paging.js';
 import { officeLocations } from './schema.js';
 
 export type OfficeLocationRow = typeof officeLocations.$inferSelect;
@@ -19,16 +20,33 @@ export function presentOfficeLocation(o: OfficeLocationRow): OfficeLocation {
 }
 
 /** The company's offices, main office first. */
-export async function listOfficeLocations(db: Db, companyId: number, page = 1, limit = 100) {
-  const where = and(eq(officeLocations.companyId, companyId), isNull(officeLocations.deletedAt));
-  const [{ total }] = await db.select({ total: count() }).from(officeLocations).where(where);
-  const rows = await db
+const liveOffices = (companyId: number | Placeholder) =>
+  and(eq(officeLocations.companyId, companyId), isNull(officeLocations.deletedAt));
+
+export const officeLocationsCountQuery = (db: Db, companyId: number | Placeholder) =>
+  db
+    .select({ total: sql<number>`count(*)::int`.as('total') })
+    .from(officeLocations)
+    .where(liveOffices(companyId));
+
+/** Whole rows, main office first (me-query.ts embeds it as a subquery). */
+export const officeLocationsPageQuery = (db: Db, companyId: number | Placeholder, page: number, limit: number) =>
+  db
     .select()
     .from(officeLocations)
-    .where(where)
+    .where(liveOffices(companyId))
     .orderBy(sql`${officeLocations.officeType} <> 'main'`, asc(officeLocations.name), asc(officeLocations.id))
     .limit(limit)
-    .offset((page - 1) * limit);
-  const meta: PageMeta = { current_page: page, limit, total_count: total, total_pages: Math.ceil(total / limit) };
-  return { data: rows.map(presentOfficeLocation), meta };
+    .offset(pageOffset(page, limit));
+
+export function officeLocationsPage(rows: OfficeLocationRow[], total: number, page: number, limit: number) {
+  return { data: rows.map(presentOfficeLocation), meta: pageMeta(page, limit, total) };
+}
+
+export async function listOfficeLocations(db: Db, companyId: number, page = 1, limit = 100) {
+  const [[{ total }], rows] = await Promise.all([
+    officeLocationsCountQuery(db, companyId),
+    officeLocationsPageQuery(db, companyId, page, limit),
+  ]);
+  return officeLocationsPage(rows, total, page, limit);
 }

@@ -1,46 +1,24 @@
 /**
  * Office locations (main or branch): every user lists their company's offices (GET /v1/users/office_locations, the
- * `office_locations` of the current user); admins manage them under /v1/admin/office_locations (update by PUT).
+ * `office_locations` of the current user); admins manage them under /v1/admin/office_locations (update by PUT), a
+ * CRUD set of platform/http/crud.ts. Removing an office is a soft delete that leaves its people without an office.
  */
 import { OfficeLocation, OfficeLocationBody, OfficeLocationList, Paging } from '@harbor/shared';
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { invalidateAuth } from '../../platform/auth/invalidation.js';
 import type { Db } from '../../platform/db/client.js';
 import { users } from '../../platform/db/schema.js';
+import { crudRoutes } from '../../platform/http/crud.js';
 import { invalid } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
-import { asId, type TenantResolver } from '../../platform/tenancy.js';
 import type { Module } from '../types.js';
-import { listOfficeLocations, presentOfficeLocation } from './queries.js';
+import { type OfficeLocationRow, presentOfficeLocation } from './queries.js';
 import { officeLocations } from './schema.js';
 
-const IdParams = z.object({ id: z.coerce.number().int().positive() });
-const tenant = { param: 'id', resource: 'office_location' };
 const tags = ['office_locations'];
-
-const resolver: TenantResolver = {
-  async exists(db, companyId, raw) {
-    const id = asId(raw);
-    if (id === null) return false;
-    const [row] = await db
-      .select({ id: officeLocations.id })
-      .from(officeLocations)
-      .where(
-        and(eq(officeLocations.id, id), eq(officeLocations.companyId, companyId), isNull(officeLocations.deletedAt)),
-      );
-    return Boolean(row);
-  },
-  async sample(db, companyId) {
-    const [row] = await db
-      .select({ id: officeLocations.id })
-      .from(officeLocations)
-      .where(eq(officeLocations.companyId, companyId))
-      .limit(1);
-    return row ? String(row.id) : null;
-  },
-};
 
 type Body = z.infer<typeof OfficeLocationBody>;
 const values = (b: Body) => ({
@@ -74,107 +52,55 @@ export const officeLocationsModule: Module = {
   name: 'office_locations',
   register(scope: FastifyInstance, { tenants }) {
     const app = scope.withTypeProvider<ZodTypeProvider>();
-    const db = scope.deps.database.db;
-    tenants.register('office_location', resolver);
-    const one = async (companyId: number, id: number) => {
-      const [row] = await db
-        .select()
-        .from(officeLocations)
-        .where(and(eq(officeLocations.id, id), eq(officeLocations.companyId, companyId)));
-      return presentOfficeLocation(row);
-    };
-
-    for (const url of ['/v1/users/office_locations', '/v1/admin/office_locations']) {
-      app.get(
-        url,
-        {
-          config: { access: url.startsWith('/v1/admin') ? 'admin.manage' : 'authenticated' },
-          schema: {
-            tags,
-            summary: "The company's office locations",
-            querystring: Paging,
-            response: { 200: OfficeLocationList },
-          },
-        },
-        async (req) => listOfficeLocations(db, authOf(req).company.id, req.query.page, req.query.limit),
-      );
-    }
-
-    app.post(
-      '/v1/admin/office_locations',
-      {
-        config: { access: 'admin.manage' },
-        schema: { tags, summary: 'Add an office', body: OfficeLocationBody, response: { 201: OfficeLocation } },
+    const offices = crudRoutes<OfficeLocationRow, OfficeLocation>(scope, tenants, {
+      base: '/v1/admin/office_locations',
+      resource: 'office_location',
+      access: 'admin.manage',
+      tags,
+      table: officeLocations,
+      body: OfficeLocationBody,
+      reply: OfficeLocation,
+      present: presentOfficeLocation,
+      columns: (b) => values(b as Body),
+      update: 'put',
+      paged: true,
+      live: isNull(officeLocations.deletedAt),
+      // Main office first.
+      order: [sql`${officeLocations.officeType} <> 'main'`, asc(officeLocations.name), asc(officeLocations.id)],
+      check: (db, companyId, body, id) => assertOneMain(db, companyId, body as Body, id),
+      remove: async (tx, companyId, id) => {
+        await tx
+          .update(officeLocations)
+          .set({ deletedAt: new Date() })
+          .where(and(eq(officeLocations.id, id), eq(officeLocations.companyId, companyId)));
+        await tx
+          .update(users)
+          .set({ officeLocationId: null })
+          .where(and(eq(users.officeLocationId, id), eq(users.companyId, companyId)));
+        // Its people's cached sessions carry the office: every process forgets them.
+        invalidateAuth({ companies: [companyId] });
       },
-      async (req, reply) => {
-        const companyId = authOf(req).company.id;
-        await assertOneMain(db, companyId, req.body);
-        const [row] = await db
-          .insert(officeLocations)
-          .values({ ...values(req.body), companyId })
-          .returning();
-        return reply.code(201).send(presentOfficeLocation(row));
+      summaries: {
+        list: "The company's office locations",
+        create: 'Add an office',
+        show: 'One office',
+        update: 'Replace an office',
+        remove: 'Remove an office (its people keep working, with no office)',
       },
-    );
+    });
 
     app.get(
-      '/v1/admin/office_locations/:id',
+      '/v1/users/office_locations',
       {
-        config: { access: 'admin.manage', tenant },
-        schema: { tags, summary: 'One office', params: IdParams, response: { 200: OfficeLocation } },
-      },
-      async (req) => one(authOf(req).company.id, req.params.id),
-    );
-
-    app.put(
-      '/v1/admin/office_locations/:id',
-      {
-        config: { access: 'admin.manage', tenant },
+        config: { access: 'authenticated' },
         schema: {
           tags,
-          summary: 'Replace an office',
-          params: IdParams,
-          body: OfficeLocationBody,
-          response: { 200: OfficeLocation },
+          summary: "The company's office locations",
+          querystring: Paging,
+          response: { 200: OfficeLocationList },
         },
       },
-      async (req) => {
-        const companyId = authOf(req).company.id;
-        await assertOneMain(db, companyId, req.body, req.params.id);
-        await db
-          .update(officeLocations)
-          .set(values(req.body))
-          .where(and(eq(officeLocations.id, req.params.id), eq(officeLocations.companyId, companyId)));
-        return one(companyId, req.params.id);
-      },
-    );
-
-    app.delete(
-      '/v1/admin/office_locations/:id',
-      {
-        config: { access: 'admin.manage', tenant },
-        schema: {
-          tags,
-          summary: 'Remove an office (its people keep working, with no office)',
-          params: IdParams,
-          response: { 204: z.null() },
-        },
-      },
-      async (req, reply) => {
-        const companyId = authOf(req).company.id;
-        await db.transaction(async (tx) => {
-          const t = tx as unknown as Db;
-          await t
-            .update(officeLocations)
-            .set({ deletedAt: new Date() })
-            .where(and(eq(officeLocations.id, req.params.id), eq(officeLocations.companyId, companyId)));
-          await t
-            .update(users)
-            .set({ officeLocationId: null })
-            .where(and(eq(users.officeLocationId, req.params.id), eq(users.companyId, companyId)));
-        });
-        return reply.code(204).send(null);
-      },
+      async (req) => offices.page(authOf(req).company.id, req.query.page, req.query.limit),
     );
   },
 };

@@ -11,31 +11,11 @@ import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
-import { asId, type TenantResolver } from '../../platform/tenancy.js';
+import { companyRowResolver } from '../../platform/tenancy.js';
 import { quickFilters } from '../contacts/schema.js';
 import type { Module } from '../types.js';
 
 const MAX_PER_USER = 100;
-
-const quickFilterTenant: TenantResolver = {
-  async exists(db, companyId, raw) {
-    const id = asId(raw);
-    if (id === null) return false;
-    const [row] = await db
-      .select({ id: quickFilters.id })
-      .from(quickFilters)
-      .where(and(eq(quickFilters.id, id), eq(quickFilters.companyId, companyId)));
-    return Boolean(row);
-  },
-  async sample(db, companyId) {
-    const [row] = await db
-      .select({ id: quickFilters.id })
-      .from(quickFilters)
-      .where(eq(quickFilters.companyId, companyId))
-      .limit(1);
-    return row ? String(row.id) : null;
-  },
-};
 
 type Row = typeof quickFilters.$inferSelect;
 const present = (r: Row): QuickFilter => ({
@@ -52,7 +32,7 @@ export const quickFiltersModule: Module = {
   register(scope: FastifyInstance, { tenants }) {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const db = scope.deps.database.db;
-    tenants.register('quick_filter', quickFilterTenant);
+    tenants.register('quick_filter', companyRowResolver(quickFilters));
     const config = { access: 'contacts.use' as const };
     const byId = { ...config, tenant: { param: 'id', resource: 'quick_filter' } };
     const mine = (auth: AuthContext, id: number) =>

@@ -4,14 +4,14 @@
  * DELETE /v1/sessions pops that entry and returns. The new session is fully signed in: two-factor is not demanded of
  * an impersonated session (spec §2), and the browser's guard reads the stack to skip the two-factor redirect.
  */
-import type { CurrentUser, Role } from '@harbor/shared';
+import type { CurrentUser } from '@harbor/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../platform/auth/context.js';
 import { buildAuthContext } from '../../platform/auth/context.js';
 import { createSession, endSession } from '../../platform/auth/sessions.js';
 import type { UserRow } from '../../platform/db/schema.js';
-import { reachLevel } from '../../platform/downline.js';
 import { forbidden } from '../../platform/http/errors.js';
+import { reachOf } from '../../platform/reach.js';
 import { presentCurrentUser } from '../users/presenter.js';
 
 export type LoginType = 'login_as' | 'impersonate';
@@ -24,7 +24,7 @@ type Kind = CurrentUser['login_stack'][number]['kind'];
  */
 export function stackKind(actor: UserRow, loginType: LoginType): Kind {
   if (loginType === 'impersonate') return actor.relationshipManager ? 'impersonating_as_rm' : 'impersonating';
-  const level = reachLevel(actor.roles as Role[]);
+  const level = reachOf(actor);
   if (level === 'company') return 'logged_as_admin';
   if (level === 'business_unit') return 'logged_as_bu_admin';
   return 'logged_as_manager';
@@ -43,10 +43,16 @@ export async function startImpersonation(
   if (target.id === auth.user.id) throw forbidden('You cannot sign in as yourself.');
   const { db } = app.deps.database;
   const kind = stackKind(auth.user, loginType);
-  const entry = { kind, user_id: auth.user.id, name: `${auth.user.firstName} ${auth.user.lastName}`.trim() };
+  const entry = {
+    kind,
+    user_id: auth.user.id,
+    name: `${auth.user.firstName} ${auth.user.lastName}`.trim(),
+    expires_at: auth.session.expiresAt.toISOString(),
+  };
   const stack = [...auth.session.loginStack, entry];
   await endSession(db, auth.session.id);
-  const session = await createSession(db, app.deps.config, req, reply, target, 'active', stack);
+  // The impersonation ends no later than the session it came from: it cannot be used to stay signed in longer.
+  const session = await createSession(db, app.deps.config, req, reply, target, 'active', stack, auth.session.expiresAt);
   await app.deps.audit.record(
     {
       event: 'impersonation_started',

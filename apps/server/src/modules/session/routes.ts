@@ -6,24 +6,27 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { buildAuthContext } from '../../platform/auth/context.js';
+import type { LoginStackEntry } from '../../platform/auth/schema.js';
 import { cookieOptions, createSession, endSession, SESSION_COOKIE } from '../../platform/auth/sessions.js';
 import { companies, users } from '../../platform/db/schema.js';
+import { setPreLoginCsrfCookie } from '../../platform/http/csrf.js';
 import { HttpError, unauthorized } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import type { Module } from '../types.js';
 import { presentCurrentUser } from '../users/presenter.js';
-import { requestPasswordReset, resetPasswordByToken } from './password-reset.js';
+import { registerPasswordResetJob, requestPasswordReset, resetPasswordByToken } from './password-reset.js';
 import {
-  assertNotLocked,
   checkPassword,
   findActiveUserByLogin,
   INVALID_CREDENTIALS,
   recordFailure,
   sendEmailOtp,
+  useRecoveryCode,
   verifyOtp,
 } from './sign-in.js';
 import { carrySsoLogin, ssoRoutes } from './sso.js';
 import { switchSessionRoute } from './switch.js';
+import { assertNotThrottled, clearAddressFailures, needsEmailStepUp } from './throttle.js';
 
 const SIGN_IN_RULE = { name: 'sign_in', max: 60, windowMs: 60_000 };
 const RESET_RULE = { name: 'password_reset', max: 10, windowMs: 60_000 };
@@ -35,6 +38,7 @@ export const sessionModule: Module = {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const { database, config, audit } = scope.deps;
     const db = database.db;
+    registerPasswordResetJob(scope);
 
     app.post(
       '/v1/sessions',
@@ -49,15 +53,22 @@ export const sessionModule: Module = {
       },
       async (req, reply) => {
         const body = req.body;
-        if ('otp_code' in body) {
+        if ('otp_code' in body || 'recovery_code' in body) {
           const pending = req.pendingAuth;
           if (!pending) throw unauthorized('Your sign-in has expired. Please sign in again.');
-          await assertNotLocked(scope, req, pending.user);
-          if (!(await verifyOtp(scope, pending.user, body.otp_code))) {
+          await assertNotThrottled(scope, req, pending.user.email);
+          const passed =
+            'otp_code' in body
+              ? await verifyOtp(scope, pending.user, body.otp_code)
+              : await useRecoveryCode(scope, req, pending.user, body.recovery_code);
+          if (!passed) {
             await recordFailure(scope, req, pending.user.email, pending.user, 'otp_failed');
-            throw new HttpError(422, { otp_code: ['Invalid authentication code'] });
+            throw 'otp_code' in body
+              ? new HttpError(422, { otp_code: ['Invalid authentication code'] })
+              : new HttpError(422, { recovery_code: ['is not one of your unused recovery codes'] });
           }
           await endSession(db, pending.session!.id);
+          await clearAddressFailures(db, req, [pending.user.email]);
           // A pending session that came from single sign-on hands its provider link to the full session, so
           // a back-channel logout from the provider still ends it.
           return finishSignIn(scope, req, reply, pending.user.id, [], true, (id) =>
@@ -65,23 +76,26 @@ export const sessionModule: Module = {
           );
         }
         const login = (body.email ?? body.username)!;
+        // Before anything about the account is looked up: a known and an unknown login are throttled alike.
+        await assertNotThrottled(scope, req, login);
         const found = await findActiveUserByLogin(scope, login);
-        if (found) await assertNotLocked(scope, req, found.user);
         if (!(await checkPassword(found?.user ?? null, body.password))) {
           await recordFailure(scope, req, login, found?.user ?? null);
           throw unauthorized(INVALID_CREDENTIALS);
         }
         const user = found!.user;
         await endCurrentSession(scope, req);
-        if (user.otpEnabled) {
+        // Under a distributed attack, a new address needs an emailed code even without two-factor.
+        const stepUp = !user.otpEnabled && (await needsEmailStepUp(db, req, user));
+        if (user.otpEnabled || stepUp) {
+          // Failures are cleared only once the code passes too: re-entering the password must not reset the count
+          // of wrong codes.
           await createSession(db, config, req, reply, user, 'otp_pending');
-          if (user.otpMethod === 'email') await sendEmailOtp(scope, user);
-          return {
-            otp_secret: true as const,
-            last_otp_at: user.lastOtpAt?.toISOString() ?? null,
-            otp_method: user.otpMethod as 'app' | 'email',
-          };
+          const method = stepUp ? 'email' : (user.otpMethod as 'app' | 'email');
+          if (method === 'email') await sendEmailOtp(scope, user, req);
+          return { otp_secret: true as const, last_otp_at: user.lastOtpAt?.toISOString() ?? null, otp_method: method };
         }
+        await clearAddressFailures(db, req, [login, user.email]);
         return finishSignIn(scope, req, reply, user.id);
       },
     );
@@ -105,6 +119,16 @@ export const sessionModule: Module = {
         const stack = session.loginStack;
         const previous = stack.at(-1);
         if (previous && req.auth) {
+          // Back to the session the impersonation started from, with the time it had left, not a fresh one.
+          const endsBy = previous.expires_at ? new Date(previous.expires_at) : undefined;
+          if (endsBy && endsBy.getTime() <= Date.now()) {
+            await audit.record(
+              { event: 'sign_out', companyId: current.company.id, userId: current.user.id, data: { expired: true } },
+              req,
+            );
+            reply.clearCookie(SESSION_COOKIE, cookieOptions(config, req));
+            throw unauthorized('Your own session has expired meanwhile. Please sign in again.');
+          }
           await audit.record(
             {
               event: 'impersonation_ended',
@@ -115,10 +139,11 @@ export const sessionModule: Module = {
             },
             req,
           );
-          return finishSignIn(scope, req, reply, previous.user_id, stack.slice(0, -1), false);
+          return finishSignIn(scope, req, reply, previous.user_id, stack.slice(0, -1), false, undefined, endsBy);
         }
         await audit.record({ event: 'sign_out', companyId: current.company.id, userId: current.user.id }, req);
         reply.clearCookie(SESSION_COOKIE, cookieOptions(config, req));
+        setPreLoginCsrfCookie(req, reply, config, cookieOptions(config, req).secure);
         return reply.code(204).send(null);
       },
     );
@@ -184,9 +209,10 @@ export async function finishSignIn(
   req: FastifyRequest,
   reply: FastifyReply,
   userId: number,
-  loginStack: Array<{ kind: string; user_id: number; name: string }> = [],
+  loginStack: LoginStackEntry[] = [],
   auditSignIn = true,
   onSession?: (sessionId: number) => Promise<void>,
+  endsBy?: Date,
 ) {
   const { db } = app.deps.database;
   const [row] = await db
@@ -195,7 +221,7 @@ export async function finishSignIn(
     .innerJoin(companies, eq(companies.id, users.companyId))
     .where(eq(users.id, userId));
   if (!row || row.user.deletedAt) throw unauthorized();
-  const session = await createSession(db, app.deps.config, req, reply, row.user, 'active', loginStack);
+  const session = await createSession(db, app.deps.config, req, reply, row.user, 'active', loginStack, endsBy);
   await onSession?.(session.id);
   if (auditSignIn) {
     await app.deps.audit.record({ event: 'sign_in', companyId: row.company.id, userId: row.user.id }, req);

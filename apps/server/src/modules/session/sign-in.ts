@@ -1,20 +1,20 @@
 /**
- * Sign-in commands: password step, one-time-code step, lockout. Kept apart from the routes so the rules read in
- * one place: a wrong email and a wrong password look and take the same; 100 failures an hour lock the account.
+ * Sign-in commands: password step, one-time-code step, recovery codes. Kept apart from the routes so the rules read
+ * in one place: a wrong email and a wrong password look and take the same. Throttling is in throttle.ts.
  */
 import crypto from 'node:crypto';
-import { MAX_FAILED_SIGNINS_PER_HOUR } from '@harbor/shared';
-import { and, count, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { burnPasswordTime, verifyPassword } from '../../platform/auth/passwords.js';
+import { recoveryCodesLeft, spendRecoveryCode } from '../../platform/auth/recovery-codes.js';
 import { emailOtps, signInFailures } from '../../platform/auth/schema.js';
 import { hashToken } from '../../platform/auth/tokens.js';
 import { checkTotp } from '../../platform/auth/totp.js';
 import { companies, type UserRow, users } from '../../platform/db/schema.js';
-import { HttpError } from '../../platform/http/errors.js';
+import { browserTag } from '../../platform/http/csrf.js';
+import { loginKey } from './throttle.js';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
-const LOCKED = 'Too many failed sign-in attempts. Try again later or reset your password.';
 const EMAIL_OTP_TTL_MS = 10 * 60_000;
 
 export async function findActiveUserByLogin(app: FastifyInstance, login: string) {
@@ -34,18 +34,6 @@ export async function findActiveUserByLogin(app: FastifyInstance, login: string)
   return row ?? null;
 }
 
-/** Refuses (429) once the account has MAX_FAILED_SIGNINS_PER_HOUR failures in the last hour, right password or not. */
-export async function assertNotLocked(app: FastifyInstance, req: FastifyRequest, user: UserRow) {
-  const since = new Date(Date.now() - 3_600_000);
-  const [{ n }] = await app.deps.database.db
-    .select({ n: count() })
-    .from(signInFailures)
-    .where(and(eq(signInFailures.userId, user.id), gt(signInFailures.createdAt, since)));
-  if (n < MAX_FAILED_SIGNINS_PER_HOUR) return;
-  await app.deps.audit.record({ event: 'sign_in_locked', companyId: user.companyId, userId: user.id }, req);
-  throw new HttpError(429, { user: [LOCKED] }, { 'retry-after': '3600' });
-}
-
 export async function recordFailure(
   app: FastifyInstance,
   req: FastifyRequest,
@@ -53,7 +41,9 @@ export async function recordFailure(
   user: UserRow | null,
   event: 'sign_in_failed' | 'otp_failed' = 'sign_in_failed',
 ) {
-  await app.deps.database.db.insert(signInFailures).values({ userId: user?.id ?? null, email, ip: req.ip });
+  await app.deps.database.db
+    .insert(signInFailures)
+    .values({ userId: user?.id ?? null, email: loginKey(email), ip: req.ip });
   await app.deps.audit.record(
     { event, companyId: user?.companyId ?? null, userId: user?.id ?? null, data: { email } },
     req,
@@ -69,7 +59,7 @@ export async function checkPassword(user: UserRow | null, password: string): Pro
 }
 
 /** Emails a six-digit code that works once, within 10 minutes. */
-export async function sendEmailOtp(app: FastifyInstance, user: UserRow) {
+export async function sendEmailOtp(app: FastifyInstance, user: UserRow, req?: FastifyRequest) {
   const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
   await app.deps.database.db.insert(emailOtps).values({
     userId: user.id,
@@ -79,6 +69,7 @@ export async function sendEmailOtp(app: FastifyInstance, user: UserRow) {
   await app.deps.mail.send({
     to: user.email,
     subject: 'Your Harbor sign-in code',
+    viewer: req ? browserTag(req) : null,
     text: `Your Harbor sign-in code is ${code}. It expires in 10 minutes and works once.\n\nIf you did not try to sign in, change your password.`,
   });
 }
@@ -110,6 +101,29 @@ export async function verifyOtp(app: FastifyInstance, user: UserRow, code: strin
     .returning({ id: emailOtps.id });
   if (spent.length === 0) return false;
   await db.update(users).set({ lastOtpAt: new Date() }).where(eq(users.id, user.id));
+  return true;
+}
+
+/**
+ * A recovery code instead of a one-time code: spent on success, audited, and the owner is told by email how many
+ * are left, so a code used by someone else does not go unnoticed.
+ */
+export async function useRecoveryCode(app: FastifyInstance, req: FastifyRequest, user: UserRow, code: string) {
+  const { db } = app.deps.database;
+  if (!(await spendRecoveryCode(db, user.id, code))) return false;
+  const left = await recoveryCodesLeft(db, user.id);
+  await app.deps.audit.record(
+    { event: 'recovery_code_used', companyId: user.companyId, userId: user.id, data: { left } },
+    req,
+  );
+  void app.deps.mail
+    .send({
+      to: user.email,
+      viewer: browserTag(req),
+      subject: 'A Harbor recovery code was used',
+      text: `A recovery code was just used to sign in to your Harbor account. You have ${left} unused recovery code${left === 1 ? '' : 's'} left; you can make a new set under Profile > Two-factor.\n\nIf this was not you, change your password now.`,
+    })
+    .catch((err: Error) => req.log.error({ err }, 'recovery code notice failed'));
   return true;
 }
 

@@ -11,6 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type SsoConnection, SsoError, type SsoErrorKind } from '../../integrations/sso/port.js';
 import { buildAuthContext } from '../../platform/auth/context.js';
+import { invalidateAuth } from '../../platform/auth/invalidation.js';
 import { sessions } from '../../platform/auth/schema.js';
 import { cookieOptions, createSession, endSession } from '../../platform/auth/sessions.js';
 import type { SecretBox } from '../../platform/auth/tokens.js';
@@ -135,7 +136,7 @@ export function ssoRoutes(scope: FastifyInstance) {
       .insert(ssoLogins)
       .values({ sessionId: session.id, connectionId: row.id, sub: identity.sub, sid: identity.sid });
     if (state === 'otp_pending') {
-      if (found.user.otpMethod === 'email') await sendEmailOtp(scope, found.user);
+      if (found.user.otpMethod === 'email') await sendEmailOtp(scope, found.user, req);
       return {
         otp_secret: true as const,
         last_otp_at: found.user.lastOtpAt?.toISOString() ?? null,
@@ -213,6 +214,7 @@ export function ssoRoutes(scope: FastifyInstance) {
             .where(and(inArray(sessions.id, ids), isNull(sessions.endedAt)))
             .returning({ id: sessions.id, userId: sessions.userId, companyId: sessions.companyId });
           ended += done.length;
+          invalidateAuth({ sessions: done.map((s) => s.id) });
           for (const s of done) {
             await audit.record(
               { event: 'sign_out', companyId: s.companyId, userId: s.userId, data: { method: 'sso_backchannel' } },

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { invalid } from '../../platform/http/errors.js';
+import { pageMeta, pageOffset } from '../../platform/http/paging.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { tags } from '../contacts/schema.js';
 import type { Module } from '../types.js';
@@ -42,10 +43,10 @@ export const tagsModule: Module = {
           .where(where)
           .orderBy(asc(sql`lower(${tags.name})`), asc(tags.id))
           .limit(limit)
-          .offset((page - 1) * limit);
+          .offset(pageOffset(page, limit));
         return {
           data: rows.map((r) => ({ ...r, contacts_count: Number(r.contacts_count) })),
-          meta: { current_page: page, limit, total_count: n, total_pages: Math.ceil(n / limit) },
+          meta: pageMeta(page, limit, n),
         };
       },
     );

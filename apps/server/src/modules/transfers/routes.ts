@@ -4,8 +4,8 @@
  * the attempts they or their downline started.
  */
 import {
-  MAX_EXPORT_LIMIT,
-  type PageMeta,
+  MAX_TRANSFER_LIMIT,
+  ownValue,
   TRANSFER_DETAIL_PAGE_SIZE,
   TRANSFER_PAGE_SIZE,
   TransferAttempt,
@@ -18,48 +18,31 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
-import { downlineIdsSql } from '../../platform/downline.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
+import { pageMeta, pageOffset } from '../../platform/http/paging.js';
 import { authOf } from '../../platform/http/pipeline.js';
-import { asId, type TenantResolver } from '../../platform/tenancy.js';
+import { reachesUserSql } from '../../platform/reach.js';
+import { companyRowResolver } from '../../platform/tenancy.js';
 import { likeEscape, rowsOf } from '../contacts/list-scope.js';
 import { resolveSelection } from '../contacts/selection.js';
-import { reachOf } from '../contacts/visibility.js';
 import type { Module } from '../types.js';
+import { registerTransferLive } from './live.js';
+import { transferAttempts } from './schema.js';
 import { registerTransferJobs, resumeTransfer, startRevert, startTransfer } from './transfer.js';
-
-const transferAttemptTenant: TenantResolver = {
-  async exists(db, companyId, raw) {
-    const id = asId(raw);
-    if (id === null) return false;
-    return (
-      (await rowsOf(db, sql`select 1 from transfer_attempts where id = ${id} and company_id = ${companyId}`)).length > 0
-    );
-  },
-  async sample(db, companyId) {
-    const [row] = await rowsOf<{ id: number }>(
-      db,
-      sql`select id from transfer_attempts where company_id = ${companyId} limit 1`,
-    );
-    return row ? String(row.id) : null;
-  },
-};
 
 /** Attempts the caller may see (within the company the tenant guard already checked). */
 function attemptsVisible(auth: AuthContext): SQL {
-  const c = sql`a.company_id = ${auth.company.id}`;
-  return reachOf(auth) === 'company'
-    ? c
-    : sql`${c} and a.created_by in ${downlineIdsSql(auth.company.id, auth.user.id)}`;
+  return sql`a.company_id = ${auth.company.id} and ${reachesUserSql(auth, sql`a.created_by`)}`;
 }
 
-const ORDER_FIELDS: Record<string, string> = {
+/** Read with own-key checks only: `constructor` or `toString` must never name a column (issue 15). */
+const ORDER_FIELDS: Readonly<Record<string, string>> = Object.freeze({
   id: 'a.id',
   created_at: 'a.created_at',
   updated_at: 'a.updated_at',
   status: 'a.status',
   total: 'a.total',
-};
+});
 
 const attemptSelect = sql`select a.*, nullif(trim(cb.first_name || ' ' || cb.last_name), '') as created_by_name,
     nullif(trim(tu.first_name || ' ' || tu.last_name), '') as to_user_name, p.name as to_pool_name
@@ -92,7 +75,11 @@ function present(r: Raw): TransferAttempt {
 const Id = z.object({ id: z.coerce.number().int().positive() });
 const tags = ['transfers'];
 const SelectionFields = {
-  ids: z.array(z.coerce.number().int().positive()).max(MAX_EXPORT_LIMIT).optional(),
+  // The spec's own limit answers before anything else (and the body limit leaves room for it: body-limit.ts).
+  ids: z
+    .array(z.coerce.number().int().positive())
+    .max(MAX_TRANSFER_LIMIT, `at most ${MAX_TRANSFER_LIMIT} contacts can be transferred at once`)
+    .optional(),
   all: z.boolean().default(false),
   contacts_scope: z.record(z.string(), z.unknown()).optional(),
 };
@@ -102,8 +89,9 @@ export const transfersModule: Module = {
   register(scope: FastifyInstance, { tenants }) {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const db = scope.deps.database.db;
-    tenants.register('transfer_attempt', transferAttemptTenant);
+    tenants.register('transfer_attempt', companyRowResolver(transferAttempts));
     registerTransferJobs(scope);
+    registerTransferLive(scope);
     const config = { access: 'contacts.transfer' as const };
     const byId = { ...config, tenant: { param: 'id', resource: 'transfer_attempt' } };
 
@@ -130,8 +118,7 @@ export const transfersModule: Module = {
       },
       async (req, reply) => {
         const auth = authOf(req);
-        const id = await db.transaction(async (t) => {
-          const tx = t as unknown as Db;
+        const id = await db.transaction(async (tx) => {
           const sel = await resolveSelection(tx, auth, req.body);
           return startTransfer(scope, auth, tx, sel, req.body, req.body.all ? 'all' : 'ids');
         });
@@ -155,7 +142,7 @@ export const transfersModule: Module = {
         const auth = authOf(req);
         const id = req.body.transfer_attempt_id;
         await load(auth, id);
-        await db.transaction((t) => resumeTransfer(scope, t as unknown as Db, auth, id));
+        await db.transaction((t) => resumeTransfer(scope, t, auth, id));
         scope.deps.jobs.poke();
         return reply.code(202).send(present(await load(auth, id)));
       },
@@ -185,7 +172,7 @@ export const transfersModule: Module = {
       async (req) => {
         const auth = authOf(req);
         const { limit, page, order_field, order, q } = req.query;
-        const col = ORDER_FIELDS[order_field];
+        const col = ownValue(ORDER_FIELDS, order_field);
         if (!col) throw invalid('order_field', `unknown order field '${order_field}'`);
         let where = attemptsVisible(auth);
         if (q?.trim()) {
@@ -201,9 +188,9 @@ export const transfersModule: Module = {
         const rows = await rowsOf<Raw>(
           db,
           sql`${attemptSelect} where ${where} order by ${sql.raw(col)} ${sql.raw(order)}, a.id ${sql.raw(order)}
-              limit ${limit} offset ${(page - 1) * limit}`,
+              limit ${limit} offset ${pageOffset(page, limit)}`,
         );
-        return { data: rows.map(present), meta: meta(page, limit, n) };
+        return { data: rows.map(present), meta: pageMeta(page, limit, n) };
       },
     );
 
@@ -272,10 +259,10 @@ export const transfersModule: Module = {
           sql`select l.id, l.contact_id, c.number, trim(c.first_name || ' ' || c.last_name) as contact_name,
                 l.from_user_id, nullif(trim(fu.first_name || ' ' || fu.last_name), '') as from_name,
                 l.to_user_id, nullif(trim(tu.first_name || ' ' || tu.last_name), '') as to_name,
-                l.from_pool_id, l.created_at
+                l.from_pool_id, l.reverted_at, l.created_at
               from transfer_logs l left join contacts c on c.id = l.contact_id
               left join users fu on fu.id = l.from_user_id left join users tu on tu.id = l.to_user_id
-              where l.attempt_id = ${req.params.id} order by l.id limit ${limit} offset ${(page - 1) * limit}`,
+              where l.attempt_id = ${req.params.id} order by l.id limit ${limit} offset ${pageOffset(page, limit)}`,
         );
         return {
           data: rows.map((r) => ({
@@ -287,16 +274,17 @@ export const transfersModule: Module = {
             from_user: ref(r.from_user_id, r.from_name),
             to_user: ref(r.to_user_id, r.to_name),
             from_pool_id: r.from_pool_id === null ? null : Number(r.from_pool_id),
+            reverted: r.reverted_at !== null,
             created_at: iso(r.created_at)!,
           })),
-          meta: meta(page, limit, Number(a.total)),
+          meta: pageMeta(page, limit, Number(a.total)),
         };
       },
     );
 
     const revert = async (auth: AuthContext, id: number) => {
       await load(auth, id);
-      await db.transaction((t) => startRevert(scope, t as unknown as Db, auth, id));
+      await db.transaction((t) => startRevert(scope, t, auth, id));
       scope.deps.jobs.poke();
       return present(await load(auth, id));
     };
@@ -315,7 +303,3 @@ export const transfersModule: Module = {
     );
   },
 };
-
-function meta(page: number, limit: number, total: number): z.infer<typeof PageMeta> {
-  return { current_page: page, limit, total_count: total, total_pages: Math.max(1, Math.ceil(total / limit)) };
-}

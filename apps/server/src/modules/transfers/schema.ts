@@ -14,7 +14,8 @@ import { companies, users } from '../../platform/db/schema.js';
 
 /**
  * A bulk transfer of contacts to another owner. status: pending -> processing -> complete | failed; a revert sets
- * reverting while it runs and reverted when done. transfer_logs keep every contact's previous owner for the revert.
+ * reverting while it runs and reverted when done. transfer_logs keep every contact's previous owner for the revert
+ * and are each moved contact's record of the transfer (its Transfer history): no copy goes to contact_events.
  */
 export const transferAttempts = pgTable(
   'transfer_attempts',
@@ -53,6 +54,8 @@ export const transferLogs = pgTable(
     fromPoolId: integer('from_pool_id'),
     toUserId: integer('to_user_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set when a revert put this contact back; a contact someone moved again meanwhile keeps null. */
+    revertedAt: timestamp('reverted_at', { withTimezone: true }),
   },
   (t) => [index('transfer_logs_attempt').on(t.attemptId, t.id), index('transfer_logs_contact').on(t.contactId)],
 );

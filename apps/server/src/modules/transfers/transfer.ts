@@ -1,39 +1,33 @@
 /**
  * Bulk transfers as durable jobs. The request records the whole selection as transfer_logs (each contact with its
  * previous owner and pool) in one set-based statement, in the same transaction as the attempt and its job; the job
- * then moves contacts in chunks. Each chunk moves its contacts, writes their timeline entries, advances
- * attempt.processed and the job checkpoint in ONE transaction, so a crash resumes exactly where it stopped and an
- * attempt always says how far it got (processed of total; failed with the error if it gave up).
+ * then moves contacts in chunks. Each chunk moves its contacts, advances attempt.processed and the job checkpoint in
+ * ONE transaction, so a crash resumes exactly where it stopped and an attempt always says how far it got (processed
+ * of total; failed with the error if it gave up). The log row is each contact's record of the transfer (shown as its
+ * Transfer history; a revert stamps reverted_at on the rows it put back): no second copy goes to contact_events,
+ * whose per-row key checks doubled a 250,000-contact transfer (docs/decisions/contacts-bulk-writes.md).
  */
 import { MAX_TRANSFER_LIMIT } from '@harbor/shared';
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
-import { downlineIdsSql } from '../../platform/downline.js';
 import { conflict, invalid, notFound } from '../../platform/http/errors.js';
 import type { JobContext } from '../../platform/jobs/queue.js';
-import { userStream } from '../../platform/live/channels.js';
+import { reachedUserIdsSql } from '../../platform/reach.js';
 import { rowsOf } from '../contacts/list-scope.js';
 import { countSelection, type ResolvedSelection } from '../contacts/selection.js';
-import { reachOf } from '../contacts/visibility.js';
+import { recordTransferChange } from './live.js';
 
 export const TRANSFER_JOB = 'contacts.transfer';
 export const REVERT_JOB = 'contacts.transfer_revert';
-const CHUNK = 25_000;
 
-/** Users the caller may hand contacts to: the company (admins), the unit (BU admins), or their downline. */
-export function reachableUsersSql(auth: AuthContext): SQL {
-  const c = auth.company.id;
-  switch (reachOf(auth)) {
-    case 'company':
-      return sql`(select id from users where company_id = ${c} and deleted_at is null)`;
-    case 'business_unit':
-      return sql`(select id from users where company_id = ${c} and deleted_at is null and business_unit_id = ${auth.user.businessUnitId})`;
-    default:
-      return downlineIdsSql(c, auth.user.id);
-  }
-}
+/**
+ * Rows per chunk (one transaction each) and chunks run side by side. Small chunks keep each commit short, so the
+ * locks and the write burst other agents' reads wait behind stay short too; two lanes keep both cores busy.
+ * Measured in bench/contacts.ts (transfer phase); mutable only so the bench can compare settings.
+ */
+export const transferTuning = { chunk: 10_000, lanes: 2 };
 
 export interface TransferTarget {
   to_user_id?: number | null;
@@ -55,33 +49,38 @@ export async function startTransfer(
   if (toUser !== null) {
     const [ok] = await rowsOf(
       db,
-      sql`select 1 from users where id = ${toUser} and company_id = ${c} and id in ${reachableUsersSql(auth)}`,
+      sql`select 1 from users where id = ${toUser} and company_id = ${c} and id in ${reachedUserIdsSql(auth)}`,
     );
     if (!ok) throw notFound('to_user');
   } else {
     const [ok] = await rowsOf(db, sql`select 1 from pools where id = ${toPool} and company_id = ${c}`);
     if (!ok) throw notFound('to_pool');
   }
-  const total = await countSelection(db, sel);
-  if (total > MAX_TRANSFER_LIMIT) {
-    throw invalid(
-      selectionField,
-      `at most ${MAX_TRANSFER_LIMIT} contacts can be transferred at once (${total} selected)`,
-    );
-  }
-  if (total === 0) throw invalid(selectionField, 'no contacts to transfer');
   const [attempt] = await rowsOf<{ id: number }>(
     db,
     sql`insert into transfer_attempts (company_id, created_by, to_user_id, to_pool_id, status, total, selection)
-        values (${c}, ${auth.user.id}, ${toUser}, ${toPool}, 'pending', ${total}, ${JSON.stringify(sel.describe)}::jsonb)
+        values (${c}, ${auth.user.id}, ${toUser}, ${toPool}, 'pending', 0, ${JSON.stringify(sel.describe)}::jsonb)
         returning id`,
   );
   const id = Number(attempt.id);
-  await db.execute(
-    sql`insert into transfer_logs (attempt_id, contact_id, from_user_id, from_pool_id, to_user_id)
-        select ${id}, contacts.id, contacts.owner_id, contacts.pool_id, ${toUser}::int
-        from contacts where contacts.id in (${sel.idsSql}) order by contacts.id`,
+  // The selection is read once: the logs are written and counted in one statement (one past the limit at most).
+  // Over the limit or empty, the caller's transaction rolls everything back.
+  const [{ n: total }] = await rowsOf<{ n: number }>(
+    db,
+    sql`with logged as (insert into transfer_logs (attempt_id, contact_id, from_user_id, from_pool_id, to_user_id)
+          select ${id}, contacts.id, contacts.owner_id, contacts.pool_id, ${toUser}::int
+          from contacts where contacts.id in (${sel.idsSql}) order by contacts.id limit ${MAX_TRANSFER_LIMIT + 1}
+          returning 1)
+        select count(*)::int as n from logged`,
   );
+  if (total > MAX_TRANSFER_LIMIT) {
+    throw invalid(
+      selectionField,
+      `at most ${MAX_TRANSFER_LIMIT} contacts can be transferred at once (${await countSelection(db, sel)} selected)`,
+    );
+  }
+  if (total === 0) throw invalid(selectionField, 'no contacts to transfer');
+  await db.execute(sql`update transfer_attempts set total = ${total} where id = ${id}`);
   await app.deps.jobs.enqueue(TRANSFER_JOB, { attempt_id: id, actor_id: auth.user.id }, { companyId: c, db });
   return id;
 }
@@ -104,15 +103,17 @@ async function loadAttempt(db: Db, id: number): Promise<AttemptRow> {
 }
 
 /**
- * Two lanes (logs of even and odd id) run side by side on two connections; each keeps its own checkpoint, so a
- * resumed job skips exactly what either lane finished.
+ * Lanes (logs by id modulo the lane count) run side by side on their own connections; each keeps its own
+ * checkpoint, so a resumed job skips exactly what any lane finished. A resumed job keeps the lane count it started
+ * with (stored in its progress), so the checkpoints keep their meaning.
  */
-const LANES = [0, 1];
+const lanesOf = (ctx: JobContext) => Number(ctx.job.progress.lanes ?? transferTuning.lanes);
 
-/** One chunk of one lane in one transaction: move (or move back), timeline, counters, checkpoint. */
-async function runChunk(db: Db, ctx: JobContext, a: AttemptRow, revert: boolean, actorId: number | null, lane: number) {
+/** One chunk of one lane in one transaction: move (or move back), counters, checkpoint. */
+async function runChunk(db: Db, ctx: JobContext, a: AttemptRow, revert: boolean, lane: number) {
   const key = `after_${lane}`;
   const after = Number(ctx.job.progress[key] ?? 0);
+  const lanes = lanesOf(ctx);
   const change = revert
     ? sql`update contacts c set
           owner_id = case when ${a.to_user_id}::int is not null then b.from_user_id else c.owner_id end,
@@ -125,18 +126,19 @@ async function runChunk(db: Db, ctx: JobContext, a: AttemptRow, revert: boolean,
     : sql`update contacts c set owner_id = coalesce(${a.to_user_id}::int, c.owner_id),
           pool_id = coalesce(${a.to_pool_id}::int, c.pool_id), updated_at = now()
         from batch b where c.id = b.contact_id and c.company_id = ${a.company_id} returning c.id`;
-  const kind = revert ? 'transfer_reverted' : 'transferred';
+  // A revert stamps the log rows of the contacts it actually put back (not those someone moved again since).
+  const mark = revert
+    ? sql`, marked as (update transfer_logs l set reverted_at = now() from moved
+          where l.attempt_id = ${a.id} and l.contact_id = moved.id)`
+    : sql``;
   const run = async (tx: Db) => {
     const [res] = await rowsOf<{ n: number; last: string | null }>(
       tx,
       sql`with batch as (
             select id, contact_id, from_user_id, from_pool_id from transfer_logs
-            where attempt_id = ${a.id} and id > ${after} and id % ${LANES.length} = ${lane} order by id limit ${CHUNK}),
-          moved as (${change}),
-          ev as (insert into contact_events (company_id, contact_id, kind, data, actor_id)
-            select ${a.company_id}, id, ${kind},
-              jsonb_build_object('transfer_attempt_id', ${a.id}::int, 'to_user_id', ${a.to_user_id}::int, 'to_pool_id', ${a.to_pool_id}::int),
-              ${actorId}::int from moved)
+            where attempt_id = ${a.id} and id > ${after} and id % ${lanes} = ${lane} order by id
+            limit ${transferTuning.chunk}),
+          moved as (${change})${mark}
           select count(*)::int as n, max(id)::text as last from batch`,
     );
     if (res.last === null) return res;
@@ -147,21 +149,22 @@ async function runChunk(db: Db, ctx: JobContext, a: AttemptRow, revert: boolean,
       );
     }
     await tx.execute(
-      sql`update jobs set progress = progress || jsonb_build_object(${key}::text, ${Number(res.last)}::bigint),
-            heartbeat_at = now() where id = ${ctx.job.id}`,
+      sql`update jobs set progress = progress || jsonb_build_object(${key}::text, ${Number(res.last)}::bigint,
+            'lanes', ${lanes}::int), heartbeat_at = now() where id = ${ctx.job.id}`,
     );
     return res;
   };
-  const res = await db.transaction((tx) => run(tx as unknown as Db));
-  if (res.last !== null) ctx.job.progress = { ...ctx.job.progress, [key]: Number(res.last) };
+  const res = await db.transaction(run);
+  if (res.last !== null) ctx.job.progress = { ...ctx.job.progress, [key]: Number(res.last), lanes };
   return res.n;
 }
 
 /** Runs every lane to the end of the logs. */
-async function runAll(db: Db, ctx: JobContext, a: AttemptRow, revert: boolean, actorId: number | null) {
+async function runAll(db: Db, ctx: JobContext, a: AttemptRow, revert: boolean) {
+  const lanes = lanesOf(ctx);
   await Promise.all(
-    LANES.map(async (lane) => {
-      while ((await runChunk(db, ctx, a, revert, actorId, lane)) > 0) {
+    Array.from({ length: lanes }, async (_, lane) => {
+      while ((await runChunk(db, ctx, a, revert, lane)) > 0) {
         if (ctx.signal.aborted) throw new Error('stopped');
       }
     }),
@@ -170,28 +173,34 @@ async function runAll(db: Db, ctx: JobContext, a: AttemptRow, revert: boolean, a
 
 export function registerTransferJobs(app: FastifyInstance) {
   const db = app.deps.database.db;
-  const notify = (a: AttemptRow, status: string) =>
-    a.created_by
-      ? app.deps.bus.publish(userStream(a.created_by), { type: 'transfer_attempt', id: a.id, status })
-      : undefined;
+  // The attempt's new state and the "it changed" event commit together (the live notification follows from it).
+  const settle = async (a: AttemptRow, actorId: number | null, change: ReturnType<typeof sql>) => {
+    await db.transaction(async (tx) => {
+      await tx.execute(change);
+      await recordTransferChange(tx, a, actorId);
+    });
+    app.deps.events.poke();
+  };
 
   app.deps.jobs.register(TRANSFER_JOB, async (ctx) => {
     const a = await loadAttempt(db, Number(ctx.job.payload.attempt_id));
     const actor = Number(ctx.job.payload.actor_id) || null;
     try {
       await db.execute(sql`update transfer_attempts set status = 'processing', updated_at = now() where id = ${a.id}`);
-      await runAll(db, ctx, a, false, actor);
-      await db.execute(
+      await runAll(db, ctx, a, false);
+      await settle(
+        a,
+        actor,
         sql`update transfer_attempts set status = 'complete', completed_at = now(), updated_at = now(), error = null where id = ${a.id}`,
       );
-      await notify(a, 'complete');
     } catch (err) {
       if (ctx.job.attempts >= ctx.job.maxAttempts && !ctx.signal.aborted) {
         // Given up: say so, with how far it got; the moved part can be reverted or the rest resumed.
-        await db.execute(
+        await settle(
+          a,
+          actor,
           sql`update transfer_attempts set status = 'failed', error = ${(err as Error).message.slice(0, 500)}, updated_at = now() where id = ${a.id}`,
         );
-        await notify(a, 'failed');
       }
       throw err;
     }
@@ -201,14 +210,17 @@ export function registerTransferJobs(app: FastifyInstance) {
     const a = await loadAttempt(db, Number(ctx.job.payload.attempt_id));
     const actor = Number(ctx.job.payload.actor_id) || null;
     try {
-      await runAll(db, ctx, a, true, actor);
-      await db.execute(
+      await runAll(db, ctx, a, true);
+      await settle(
+        a,
+        actor,
         sql`update transfer_attempts set reverted = true, reverting = false, updated_at = now() where id = ${a.id}`,
       );
-      await notify(a, 'reverted');
     } catch (err) {
       if (ctx.job.attempts >= ctx.job.maxAttempts && !ctx.signal.aborted) {
-        await db.execute(
+        await settle(
+          a,
+          actor,
           sql`update transfer_attempts set reverting = false, error = ${`revert failed: ${(err as Error).message}`.slice(0, 500)}, updated_at = now() where id = ${a.id}`,
         );
       }

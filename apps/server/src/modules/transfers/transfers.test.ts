@@ -17,6 +17,9 @@ const ownedBy = async (email: string) =>
     )
   ).map((r) => Number(r.id));
 
+const numberOf = async (id: number) =>
+  Number((await q<{ number: string }>('select number from contacts where id = $1', [id]))[0].number);
+
 beforeAll(async () => {
   t = await createTestApp();
   [admin, manager, agent, fieldManager] = await Promise.all(
@@ -48,11 +51,20 @@ describe('transfers', () => {
     const status = await manager.get(`/v1/contacts/transfer_attempts/${attemptId}/status`);
     expect(status.body).toMatchObject({ status: 'complete', processed: moved.length, total: moved.length });
     expect(await ownedBy(DEMO('agent'))).toEqual([]);
+    // Each moved contact's record is its log row (from whom, by which attempt), not a second copy in the timeline.
+    const logs = await q<{ contact_id: string; from_user_id: number; reverted_at: unknown }>(
+      'select contact_id, from_user_id, reverted_at from transfer_logs where attempt_id = $1 order by contact_id',
+      [attemptId],
+    );
+    expect(logs.map((l) => Number(l.contact_id))).toEqual(moved);
+    expect(logs.every((l) => l.from_user_id === users[DEMO('agent')] && l.reverted_at === null)).toBe(true);
     const [{ n }] = await q<{ n: number }>(
       "select count(*)::int as n from contact_events where kind = 'transferred' and contact_id = any($1)",
       [moved],
     );
-    expect(n).toBe(moved.length);
+    expect(n).toBe(0);
+    const history = await manager.get(`/v1/contacts/${await numberOf(moved[0])}/transfer_history`);
+    expect(history.body.data[0]).toMatchObject({ attempt_id: attemptId, reverted: false, status: 'complete' });
   });
 
   it('lists attempts (15 a page) with meta, shows one, and pages its logs by 50', async () => {
@@ -79,15 +91,31 @@ describe('transfers', () => {
     });
   });
 
-  it('reverts: every contact goes back to its previous owner, once', async () => {
+  it('reverts: every contact goes back to its previous owner, once, but one moved again since stays', async () => {
+    // Someone moved this one again after the transfer: the revert must not overwrite that later change.
+    const [kept, ...back] = moved;
+    await q('update contacts set owner_id = $1 where id = $2', [users[DEMO('manager')], kept]);
     const res = await manager.post(`/v1/contacts/transfer_attempts/${attemptId}`, { revert: true });
     expect(res.status).toBe(202);
     expect(res.body.reverting).toBe(true);
     await t.deps.jobs.drain();
     const status = await manager.get(`/v1/contacts/transfer_attempts/${attemptId}/status`);
     expect(status.body).toMatchObject({ reverted: true, reverting: false, status: 'complete' });
-    expect(await ownedBy(DEMO('agent'))).toEqual(moved);
+    expect(await ownedBy(DEMO('agent'))).toEqual(back);
+    expect(await ownedBy(DEMO('manager'))).toContain(kept);
+    // The logs say, per contact, which were put back.
+    const logs = await manager.get(`/v1/contacts/transfer_attempts/${attemptId}/logs`);
+    const byContact = new Map(logs.body.data.map((l: any) => [l.contact.id, l.reverted]));
+    expect(byContact.get(kept)).toBe(false);
+    expect(byContact.get(back[0])).toBe(true);
+    expect((await manager.get(`/v1/contacts/${await numberOf(back[0])}/transfer_history`)).body.data[0].reverted).toBe(
+      true,
+    );
+    expect((await manager.get(`/v1/contacts/${await numberOf(kept)}/transfer_history`)).body.data[0].reverted).toBe(
+      false,
+    );
     expect((await manager.patch(`/v1/contacts/transfer_attempts/${attemptId}`, { revert: true })).status).toBe(409);
+    await q('update contacts set owner_id = $1 where id = $2', [users[DEMO('agent')], kept]);
   });
 
   it('refuses agents, targets outside the caller’s reach, foreign ids and empty selections', async () => {

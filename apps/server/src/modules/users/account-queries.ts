@@ -1,11 +1,14 @@
 /** Reads of the signed-in user's own account records, shared by their routes and the current-user presenter. */
-import type { ApiKey, PageMeta } from '@harbor/shared';
-import { and, asc, count, desc, eq, isNull, max, sql } from 'drizzle-orm';
+import type { ApiKey } from '@harbor/shared';
+import { and, asc, desc, eq, isNull, max, type Placeholder, sql } from 'drizzle-orm';
 import { apiKeys, sessions } from '../../platform/auth/schema.js';
 import type { Db } from '../../platform/db/client.js';
+import { pageMeta, pageOffset } from '../../platform/http/paging.js';
 import { favoriteUsers } from './schema.js';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+/** A value, or a placeholder filled when a prepared statement runs (me-query.ts). */
+type Value = number | Placeholder;
 
 export function presentApiKey(k: ApiKeyRow): ApiKey {
   return {
@@ -17,50 +20,72 @@ export function presentApiKey(k: ApiKeyRow): ApiKey {
   };
 }
 
-export async function listApiKeys(db: Db, userId: number) {
-  const rows = await db
+/** The user's live keys, oldest first (whole rows: me-query.ts embeds it as a subquery). */
+export const apiKeysQuery = (db: Db, userId: Value) =>
+  db
     .select()
     .from(apiKeys)
     .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
     .orderBy(asc(apiKeys.id));
-  return rows.map(presentApiKey);
+
+export async function listApiKeys(db: Db, userId: number) {
+  return (await apiKeysQuery(db, userId)).map(presentApiKey);
 }
 
-export async function favoriteIds(db: Db, userId: number) {
-  const rows = await db
-    .select({ id: favoriteUsers.favoriteUserId })
+/** The ids of the user's favourite colleagues, in the order they were picked. */
+export const favoritesQuery = (db: Db, userId: Value) =>
+  db
+    .select({ id: sql<number>`${favoriteUsers.favoriteUserId}`.as('id') })
     .from(favoriteUsers)
     .where(eq(favoriteUsers.userId, userId))
     .orderBy(asc(favoriteUsers.createdAt), asc(favoriteUsers.favoriteUserId));
-  return rows.map((r) => r.id);
-}
 
 /**
  * Addresses the user signed in from, newest first, derived from their sessions. Sessions started by someone
  * impersonating them (a non-empty login stack) are left out: that address is the admin's, not the user's.
  */
-export async function listAuthIps(db: Db, userId: number, page = 1, limit = 25) {
-  const where = and(
+const authIpsWhere = (userId: Value) =>
+  and(
     eq(sessions.userId, userId),
     sql`${sessions.ip} IS NOT NULL`,
     sql`jsonb_array_length(${sessions.loginStack}) = 0`,
   );
-  const [{ total }] = await db
-    .select({ total: sql<number>`count(DISTINCT ${sessions.ip})::int` })
+
+export const authIpsCountQuery = (db: Db, userId: Value) =>
+  db
+    .select({ total: sql<number>`count(DISTINCT ${sessions.ip})::int`.as('total') })
     .from(sessions)
-    .where(where);
+    .where(authIpsWhere(userId));
+
+export const authIpsPageQuery = (db: Db, userId: Value, page: number, limit: number) => {
   const last = max(sessions.createdAt);
-  const rows = await db
-    .select({ ip: sessions.ip, last, n: count() })
+  return db
+    .select({ ip: sessions.ip, last: sql<Date | string>`${last}`.as('last'), n: sql<number>`count(*)::int`.as('n') })
     .from(sessions)
-    .where(where)
+    .where(authIpsWhere(userId))
     .groupBy(sessions.ip)
     .orderBy(desc(last))
     .limit(limit)
-    .offset((page - 1) * limit);
-  const meta: PageMeta = { current_page: page, limit, total_count: total, total_pages: Math.ceil(total / limit) };
+    .offset(pageOffset(page, limit));
+};
+
+export function authIpsPage(
+  rows: Array<{ ip: string | null; last: Date | string; n: number }>,
+  total: number,
+  page: number,
+  limit: number,
+) {
+  const meta = pageMeta(page, limit, total);
   return {
-    data: rows.map((r) => ({ ip: r.ip!, last_sign_in_at: r.last!.toISOString(), sign_in_count: r.n })),
+    data: rows.map((r) => ({ ip: r.ip!, last_sign_in_at: new Date(r.last).toISOString(), sign_in_count: r.n })),
     meta,
   };
+}
+
+export async function listAuthIps(db: Db, userId: number, page = 1, limit = 25) {
+  const [[{ total }], rows] = await Promise.all([
+    authIpsCountQuery(db, userId),
+    authIpsPageQuery(db, userId, page, limit),
+  ]);
+  return authIpsPage(rows, total, page, limit);
 }

@@ -23,6 +23,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { buildAuthContext } from '../../platform/auth/context.js';
+import { invalidateAuth } from '../../platform/auth/invalidation.js';
 import { verifyPassword } from '../../platform/auth/passwords.js';
 import { type UserRow, users } from '../../platform/db/schema.js';
 import { forbidden, invalid } from '../../platform/http/errors.js';
@@ -49,11 +50,13 @@ export function accountRoutes(scope: FastifyInstance) {
     const [user] = await db.select().from(users).where(eq(users.id, auth.user.id));
     return presentCurrentUser(db, buildAuthContext(user, auth.company, auth.session, auth.apiKey));
   }
-  const setSelf = (id: number, values: Partial<UserRow>) =>
-    db
+  const setSelf = async (id: number, values: Partial<UserRow>) => {
+    await db
       .update(users)
       .set({ ...values, updatedAt: new Date() })
       .where(eq(users.id, id));
+    invalidateAuth({ users: [id] });
+  };
 
   app.patch(
     '/v1/users/update_profile',
@@ -112,7 +115,7 @@ export function accountRoutes(scope: FastifyInstance) {
   app.patch(
     '/v1/users/:id',
     {
-      config: { access: 'account.self', tenant: userTenant },
+      config: { access: 'account.self', tenant: userTenant, securitySetting: true },
       schema: {
         tags,
         summary: 'Your sign-in identity (username, email; a new email needs the current password)',
@@ -139,7 +142,7 @@ export function accountRoutes(scope: FastifyInstance) {
   app.patch(
     '/v1/users/:id/update_webpage',
     {
-      config: { access: 'marketing_profile.use', tenant: userTenant },
+      config: { access: 'marketing_profile.use', feature: 'marketing_profile', tenant: userTenant },
       schema: {
         tags,
         summary: 'Public webpage settings (yours, or of a user you manage)',
@@ -171,7 +174,7 @@ export function accountRoutes(scope: FastifyInstance) {
     '/v1/users/dashboard',
     {
       config: { access: 'account.self' },
-      schema: { tags, summary: 'Dashboard preferences and favourite users', body: UpdateDashboardBody, response: Me },
+      schema: { tags, summary: 'Dashboard preferences and favorite users', body: UpdateDashboardBody, response: Me },
     },
     async (req) => {
       const auth = authOf(req);

@@ -1,8 +1,9 @@
 /**
  * /v1/users/api_keys: the caller's own keys. The token appears in exactly two replies (create, refresh_token) and is
  * stored only as a hash. Another user's key is 404 like another company's (the pipeline's tenant check covers the
- * company; `ownKey` the owner). Keys cannot be made while impersonating: an impersonation must not outlive its
- * session through a credential planted in the user's name.
+ * company; `ownKey` the owner). Every write is a security setting (config.securitySetting): refused while
+ * impersonating, so an impersonation cannot outlive its session through a credential planted in the user's name, and
+ * refused to API keys, so a key cannot mint its successors.
  */
 import { ApiKey, ApiKeyBody, ApiKeyWithToken } from '@harbor/shared';
 import { and, eq, isNull } from 'drizzle-orm';
@@ -12,34 +13,13 @@ import { z } from 'zod';
 import { newApiKeyToken } from '../../platform/auth/api-keys.js';
 import type { AuthContext } from '../../platform/auth/context.js';
 import { apiKeys } from '../../platform/auth/schema.js';
-import { forbidden, notFound } from '../../platform/http/errors.js';
+import { notFound } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
-import { asId, type TenantResolver } from '../../platform/tenancy.js';
 import { listApiKeys, presentApiKey } from './account-queries.js';
 
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
 const tenant = { param: 'id', resource: 'api_key' };
 const tags = ['users'];
-
-export const apiKeyTenantResolver: TenantResolver = {
-  async exists(db, companyId, raw) {
-    const id = asId(raw);
-    if (id === null) return false;
-    const [row] = await db
-      .select({ id: apiKeys.id })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.id, id), eq(apiKeys.companyId, companyId), isNull(apiKeys.revokedAt)));
-    return Boolean(row);
-  },
-  async sample(db, companyId) {
-    const [row] = await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.companyId, companyId)).limit(1);
-    return row ? String(row.id) : null;
-  },
-};
-
-function assertNotImpersonating(auth: AuthContext) {
-  if (auth.session?.loginStack.length) throw forbidden('API keys cannot be created while signed in as someone else.');
-}
 
 export function apiKeyRoutes(scope: FastifyInstance) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -70,7 +50,7 @@ export function apiKeyRoutes(scope: FastifyInstance) {
   app.post(
     '/v1/users/api_keys',
     {
-      config: { access: 'account.self' },
+      config: { access: 'account.self', securitySetting: true },
       schema: {
         tags,
         summary: 'Create a key; the reply shows its token this once',
@@ -80,7 +60,6 @@ export function apiKeyRoutes(scope: FastifyInstance) {
     },
     async (req, reply) => {
       const auth = authOf(req);
-      assertNotImpersonating(auth);
       const { token, tokenHash, tokenPrefix } = newApiKeyToken();
       const [row] = await db
         .insert(apiKeys)
@@ -106,7 +85,7 @@ export function apiKeyRoutes(scope: FastifyInstance) {
   app.patch(
     '/v1/users/api_keys/:id',
     {
-      config: { access: 'account.self', tenant },
+      config: { access: 'account.self', tenant, securitySetting: true },
       schema: { tags, summary: 'Rename a key', params: IdParams, body: ApiKeyBody, response: { 200: ApiKey } },
     },
     async (req) => {
@@ -119,7 +98,7 @@ export function apiKeyRoutes(scope: FastifyInstance) {
   app.patch(
     '/v1/users/api_keys/:id/refresh_token',
     {
-      config: { access: 'account.self', tenant },
+      config: { access: 'account.self', tenant, securitySetting: true },
       schema: {
         tags,
         summary: 'Replace the token (the old one stops at once); the reply shows the new token this once',
@@ -129,7 +108,6 @@ export function apiKeyRoutes(scope: FastifyInstance) {
     },
     async (req) => {
       const auth = authOf(req);
-      assertNotImpersonating(auth);
       const key = await ownKey(auth, req.params.id);
       const { token, tokenHash, tokenPrefix } = newApiKeyToken();
       const [row] = await db
@@ -148,7 +126,7 @@ export function apiKeyRoutes(scope: FastifyInstance) {
   app.delete(
     '/v1/users/api_keys/:id',
     {
-      config: { access: 'account.self', tenant },
+      config: { access: 'account.self', tenant, securitySetting: true },
       schema: {
         tags,
         summary: 'Revoke a key (refused from the next request on)',

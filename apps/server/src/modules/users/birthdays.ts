@@ -7,6 +7,7 @@ import { type BirthdayEntry, type DashboardPreferences, TIME_ZONE_IANA, type Tim
 import { sql } from 'drizzle-orm';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { visibleContactsSql } from '../contacts/visibility.js';
 
 const RANGE_DAYS: Record<DashboardPreferences['birthday_range'], number> = { today: 0, week: 6, month: 30 };
@@ -15,8 +16,18 @@ const DAY = 86_400_000;
 
 /** Today's calendar date in a time zone, as UTC midnight (date arithmetic only, no clock time). */
 export function todayIn(zone: TimeZone, now = new Date()): Date {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE_IANA[zone] }).format(now);
-  return new Date(`${parts}T00:00:00Z`);
+  return new Date(`${dayFormat(zone).format(now)}T00:00:00Z`);
+}
+
+/** Building a formatter costs far more than using one, and every boot call asks: one per zone, kept. */
+const formats = new Map<TimeZone, Intl.DateTimeFormat>();
+function dayFormat(zone: TimeZone) {
+  let f = formats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE_IANA[zone] });
+    formats.set(zone, f);
+  }
+  return f;
 }
 
 const mmdd = (d: Date) => (d.getUTCMonth() + 1) * 100 + d.getUTCDate();
@@ -45,11 +56,32 @@ export function nextBirthday(dob: string, today: Date): { date: Date; turns: num
   throw new Error('unreachable');
 }
 
-export async function birthdaysFor(
-  db: Db,
-  auth: AuthContext,
-  prefs: DashboardPreferences,
-): Promise<{ clients: BirthdayEntry[]; prospects: BirthdayEntry[] }> {
+export interface BirthdayLists {
+  clients: BirthdayEntry[];
+  prospects: BirthdayEntry[];
+}
+export type BirthdaysSource = (db: Db, auth: AuthContext, prefs: DashboardPreferences) => Promise<BirthdayLists>;
+
+/**
+ * The lists as the boot call (GET /v1/users/me) serves them: reused for `ttlMs` per person, reach, day and
+ * preferences. A manager's lists span a downline's whole book; computing them on every page load of a whole office
+ * would cost more than everything else the call does. A birthday edited in the meantime shows at most `ttlMs` late.
+ */
+export function cachedBirthdays(ttlMs: number): BirthdaysSource {
+  const cache = new TtlCache<BirthdayLists>(ttlMs, 10_000);
+  return (db, auth, prefs) => {
+    const { user } = auth;
+    const day = todayIn(user.timezone as TimeZone)
+      .toISOString()
+      .slice(0, 10);
+    const key = [user.id, user.roles.join('+'), user.businessUnitId, day, prefs.birthday_range, prefs.show_clients]
+      .concat(prefs.show_prospects)
+      .join(':');
+    return cache.getOrLoad(key, () => birthdaysFor(db, auth, prefs));
+  };
+}
+
+export async function birthdaysFor(db: Db, auth: AuthContext, prefs: DashboardPreferences): Promise<BirthdayLists> {
   const types = [prefs.show_clients && 'client', prefs.show_prospects && 'lead'].filter(Boolean) as string[];
   if (types.length === 0) return { clients: [], prospects: [] };
   const today = todayIn(auth.user.timezone as TimeZone);
@@ -73,7 +105,7 @@ export async function birthdaysFor(
         and contacts.birth_mmdd in ${days} and contacts.type in ${types}
     ) soon
     where n <= ${PER_LIST}`);
-  const rows = (res as unknown as { rows: Array<Record<string, unknown>> }).rows;
+  const rows = res.rows;
   const entries = rows.map((r) => {
     const next = nextBirthday(String(r.dob), today);
     return {

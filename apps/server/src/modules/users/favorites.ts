@@ -11,9 +11,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { users } from '../../platform/db/schema.js';
-import { downlineIdsSql, reachCondition, uplineIdsSql } from '../../platform/downline.js';
+import { downlineIdsSql, uplineIdsSql } from '../../platform/downline.js';
 import { invalid } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
+import { reachCondition } from '../../platform/reach.js';
 import { presentUserOption } from '../admin/users/presenter.js';
 import { favoriteUsers } from './schema.js';
 
@@ -46,7 +47,7 @@ export function favoriteRoutes(scope: FastifyInstance) {
       config: { access: 'authenticated' },
       schema: {
         tags: ['users'],
-        summary: 'Your favourite users, and the colleagues you may pick (q narrows them by name or email)',
+        summary: 'Your favorite users, and the colleagues you may pick (q narrows them by name or email)',
         querystring: FavoriteListsQuery,
         response: { 200: FavoriteLists },
       },
@@ -95,8 +96,7 @@ export async function replaceFavorites(db: Db, auth: AuthContext, ids: number[])
   if (found.length !== wanted.length) {
     throw invalid('favorite_user_ids', 'includes a user you cannot pick (only your team, upline and downline)');
   }
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  await db.transaction(async (t) => {
     await t.delete(favoriteUsers).where(eq(favoriteUsers.userId, auth.user.id));
     if (wanted.length)
       await t.insert(favoriteUsers).values(wanted.map((id) => ({ userId: auth.user.id, favoriteUserId: id })));

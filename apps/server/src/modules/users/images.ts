@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { users } from '../../platform/db/schema.js';
+import { bufferPart, fileTooLarge } from '../../platform/files/uploads.js';
 import { HttpError, invalid, notFound } from '../../platform/http/errors.js';
 import { normalizeImage } from './image-normalize.js';
 
@@ -22,7 +23,6 @@ export interface ReceivedImage {
   data: Buffer;
 }
 
-const LIMIT_MB = MAX_IMAGE_BYTES / 1024 / 1024;
 const startsWith = (buf: Buffer, sig: number[] | string, at = 0) => {
   const want = typeof sig === 'string' ? Buffer.from(sig, 'latin1') : Buffer.from(sig);
   return buf.length >= at + want.length && buf.subarray(at, at + want.length).equals(want);
@@ -57,7 +57,7 @@ export async function readProfileMultipart(req: FastifyRequest) {
         part.file.resume();
         throw invalid(part.fieldname, 'is not a file field of the profile (personal_photo or logo)');
       }
-      const data = await part.toBuffer();
+      const data = await bufferPart(part, MAX_IMAGE_BYTES);
       if (images.some((i) => i.field === field)) throw invalid(field, 'was sent twice');
       const kind = sniffImage(data);
       if (!kind) throw invalid(field, 'must be a PNG, JPEG, GIF or WebP image');
@@ -65,9 +65,7 @@ export async function readProfileMultipart(req: FastifyRequest) {
     }
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new HttpError(413, { file: [`is too large; the limit is ${LIMIT_MB} MB`] });
-    }
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw fileTooLarge('file', MAX_IMAGE_BYTES);
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
       throw invalid('file', 'Send at most a photo, a logo and the profile fields');
     }

@@ -1,6 +1,7 @@
 /** The only shape of the current user that leaves the server (GET /v1/users/me and every self-update). */
 
 import {
+  type Background,
   type CurrentUser,
   type DashboardPreferences,
   DEFAULT_DASHBOARD,
@@ -12,31 +13,28 @@ import {
   type TimeZone,
   type Variant,
 } from '@harbor/shared';
-import { eq } from 'drizzle-orm';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
-import { businessUnits, type UserRow } from '../../platform/db/schema.js';
-import { listOfficeLocations } from '../office-locations/queries.js';
-import { favoriteIds, listApiKeys, listAuthIps } from './account-queries.js';
-import { birthdaysFor } from './birthdays.js';
+import type { UserRow } from '../../platform/db/schema.js';
+import { type BirthdaysSource, birthdaysFor } from './birthdays.js';
 import { imageUrl } from './images.js';
+import { loadAccountLists } from './me-query.js';
 
 /** Terms last changed on this date; an acceptance before it is `tos` but not `updated_tos`. */
 export const TERMS_UPDATED_AT = new Date('2026-01-01T00:00:00Z');
 
-export async function presentCurrentUser(db: Db, auth: AuthContext): Promise<CurrentUser> {
+/** `birthdays`: GET /v1/users/me passes its cached source; replies to a change compute them afresh. */
+export async function presentCurrentUser(
+  db: Db,
+  auth: AuthContext,
+  birthdays: BirthdaysSource = birthdaysFor,
+): Promise<CurrentUser> {
   const { user, company, session, features, subject } = auth;
   const roles = user.roles as Role[];
   const preferences = dashboardPreferences(user);
-  const [[bu], favorites, apiKeys, authIps, offices, birthdays] = await Promise.all([
-    user.businessUnitId
-      ? db.select().from(businessUnits).where(eq(businessUnits.id, user.businessUnitId))
-      : Promise.resolve([]),
-    favoriteIds(db, user.id),
-    listApiKeys(db, user.id),
-    listAuthIps(db, user.id),
-    listOfficeLocations(db, company.id),
-    birthdaysFor(db, auth, preferences),
+  const [lists, dashboardBirthdays] = await Promise.all([
+    loadAccountLists(db, user, company.id),
+    birthdays(db, auth, preferences),
   ]);
   return {
     id: user.id,
@@ -51,7 +49,7 @@ export async function presentCurrentUser(db: Db, auth: AuthContext): Promise<Cur
       number: company.number,
       variant: company.variant as Variant,
     },
-    business_unit: bu ? { number: bu.number, name: bu.name } : null,
+    business_unit: lists.businessUnit,
     basic: user.basic,
     admin: roles.includes('admin'),
     manager: roles.some((r) => MANAGER_ROLES.includes(r)),
@@ -75,7 +73,7 @@ export async function presentCurrentUser(db: Db, auth: AuthContext): Promise<Cur
       logo: imageUrl(user.id, 'logo', user.logo),
       font_size: user.fontSize as FontSize,
       primary_color: user.primaryColor as PrimaryColor,
-      background: user.background as 'default' | 'dark',
+      background: user.background as Background,
       account_type: user.accountType as Role,
       about_me: user.aboutMe,
       dialer_verified_phone_number: user.dialerVerifiedPhoneNumber,
@@ -85,14 +83,18 @@ export async function presentCurrentUser(db: Db, auth: AuthContext): Promise<Cur
     },
     features,
     permissions: permissionsOf(subject),
-    login_stack: (session?.loginStack ?? []) as CurrentUser['login_stack'],
-    favorite_users: favorites,
-    // Birthdays come from the contacts book (issue 4); until it exists there are honestly none.
-    dashboard_info: { birthdays, preferences },
+    // Only who and how: when the previous session ends stays on the server.
+    login_stack: (session?.loginStack ?? []).map(({ kind, user_id, name }) => ({
+      kind,
+      user_id,
+      name,
+    })) as CurrentUser['login_stack'],
+    favorite_users: lists.favorites,
+    dashboard_info: { birthdays: dashboardBirthdays, preferences },
     webpage: presentWebpage(user),
-    api_keys: apiKeys,
-    auth_ips: authIps,
-    office_locations: offices,
+    api_keys: lists.apiKeys,
+    auth_ips: lists.authIps,
+    office_locations: lists.offices,
   };
 }
 

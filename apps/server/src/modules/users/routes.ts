@@ -9,30 +9,36 @@ import {
   MAX_IMAGE_BYTES,
   TwoFactorCodeBody,
   TwoFactorDisableBody,
+  TwoFactorOnReply,
   Update2faBody,
   UpdatePasswordBody,
   UpdateThemeBody,
   UpdateTimezoneBody,
 } from '@harbor/shared';
-import { eq } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { buildAuthContext } from '../../platform/auth/context.js';
+import { invalidateAuth } from '../../platform/auth/invalidation.js';
+import { apiKeys } from '../../platform/auth/schema.js';
 import type { Db } from '../../platform/db/client.js';
 import { type UserRow, users } from '../../platform/db/schema.js';
 import { authOf } from '../../platform/http/pipeline.js';
+import { companyRowResolver } from '../../platform/tenancy.js';
 import type { Module } from '../types.js';
 import { accountRoutes } from './account-routes.js';
-import { apiKeyRoutes, apiKeyTenantResolver } from './api-keys.js';
+import { apiKeyRoutes } from './api-keys.js';
+import { cachedBirthdays } from './birthdays.js';
 import { favoriteRoutes } from './favorites.js';
 import { imageRoutes } from './images.js';
 import { presentCurrentUser } from './presenter.js';
+import { recoveryCodeRoutes } from './recovery-codes.js';
 import { changeOwnPassword, disableTwoFactor, enableTwoFactor, setOtpMethod, startTwoFactorSetup } from './security.js';
 import { sendOtpRoute } from './send-otp.js';
-import { userTenantResolver } from './tenant.js';
 
 const Me = { 200: CurrentUser };
+const OnReply = { 200: TwoFactorOnReply };
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
 
 export const usersModule: Module = {
@@ -42,8 +48,10 @@ export const usersModule: Module = {
     await scope.register(multipart, { limits: { fileSize: MAX_IMAGE_BYTES, files: 2, fields: 12, parts: 14 } });
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const db = scope.deps.database.db;
-    tenants.register('user', userTenantResolver);
-    tenants.register('api_key', apiKeyTenantResolver);
+    const birthdays = cachedBirthdays(scope.deps.config.dashboardCacheMs);
+    // A deleted user or a revoked key no longer exists for the routes that name it.
+    tenants.register('user', companyRowResolver(users, { live: isNull(users.deletedAt) }));
+    tenants.register('api_key', companyRowResolver(apiKeys, { live: isNull(apiKeys.revokedAt) }));
 
     /** Applies a change to the caller's own row and answers the fresh current user. */
     async function updateSelf(req: FastifyRequest, values: Partial<UserRow>) {
@@ -53,13 +61,14 @@ export const usersModule: Module = {
         .set({ ...values, updatedAt: new Date() })
         .where(eq(users.id, auth.user.id))
         .returning();
+      invalidateAuth({ users: [auth.user.id] });
       return presentCurrentUser(db, buildAuthContext(user, auth.company, auth.session));
     }
 
     app.get(
       '/v1/users/me',
       { config: { access: 'authenticated' }, schema: { tags: ['users'], summary: 'The current user', response: Me } },
-      async (req) => presentCurrentUser(db, authOf(req)),
+      async (req) => presentCurrentUser(db, authOf(req), birthdays),
     );
 
     app.patch(
@@ -99,7 +108,7 @@ export const usersModule: Module = {
     app.patch(
       '/v1/users/:id/update_password',
       {
-        config: { access: 'account.self', tenant: { param: 'id', resource: 'user' } },
+        config: { access: 'account.self', tenant: { param: 'id', resource: 'user' }, securitySetting: true },
         schema: {
           tags: ['users'],
           summary: 'Change a password (your own; the current password is required)',
@@ -118,7 +127,7 @@ export const usersModule: Module = {
     app.patch(
       '/v1/users/two_factor/generate_qr',
       {
-        config: { access: 'account.self' },
+        config: { access: 'account.self', securitySetting: true },
         schema: {
           tags: ['users'],
           summary: 'Start two-factor setup: a new secret as a QR code (shown this once, to its owner)',
@@ -131,19 +140,24 @@ export const usersModule: Module = {
     app.patch(
       '/v1/users/two_factor/enable',
       {
-        config: { access: 'account.self' },
-        schema: { tags: ['users'], summary: 'Confirm setup with a code', body: TwoFactorCodeBody, response: Me },
+        config: { access: 'account.self', securitySetting: true },
+        schema: {
+          tags: ['users'],
+          summary: 'Confirm setup with a code; turning two-factor on answers the recovery codes, this once',
+          body: TwoFactorCodeBody,
+          response: OnReply,
+        },
       },
       async (req) => {
-        await enableTwoFactor(scope, req, authOf(req).user, req.body.otp_code);
-        return reloadMe(db, req, authOf(req).user.id);
+        const codes = await enableTwoFactor(scope, req, authOf(req).user, req.body.otp_code);
+        return { ...(await reloadMe(db, req, authOf(req).user.id)), ...(codes && { recovery_codes: codes }) };
       },
     );
 
     app.patch(
       '/v1/users/two_factor/disable',
       {
-        config: { access: 'account.self' },
+        config: { access: 'account.self', securitySetting: true },
         schema: { tags: ['users'], summary: 'Turn two-factor off', body: TwoFactorDisableBody, response: Me },
       },
       async (req) => {
@@ -155,21 +169,23 @@ export const usersModule: Module = {
     app.patch(
       '/v1/users/update_2fa',
       {
-        config: { access: 'account.self' },
+        config: { access: 'account.self', securitySetting: true },
         schema: {
           tags: ['users'],
-          summary: 'Choose how codes arrive: authenticator app or email (turns two-factor on)',
+          summary:
+            'Choose how codes arrive: authenticator app or email (turns two-factor on; then the reply carries the recovery codes, this once)',
           body: Update2faBody,
-          response: Me,
+          response: OnReply,
         },
       },
       async (req) => {
-        await setOtpMethod(scope, req, authOf(req).user, req.body.otp_method, req.body.password);
-        return reloadMe(db, req, authOf(req).user.id);
+        const codes = await setOtpMethod(scope, req, authOf(req).user, req.body.otp_method, req.body.password);
+        return { ...(await reloadMe(db, req, authOf(req).user.id)), ...(codes && { recovery_codes: codes }) };
       },
     );
 
     sendOtpRoute(scope);
+    recoveryCodeRoutes(scope);
     apiKeyRoutes(scope);
     accountRoutes(scope);
     imageRoutes(scope);

@@ -3,7 +3,10 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import type { AuthContext } from '../../platform/auth/context.js';
+import { invalidateAuth } from '../../platform/auth/invalidation.js';
+import { assertAcceptablePassword } from '../../platform/auth/password-policy.js';
 import { hashPassword, verifyPassword } from '../../platform/auth/passwords.js';
+import { deleteRecoveryCodes, replaceRecoveryCodes } from '../../platform/auth/recovery-codes.js';
 import { endUserSessions } from '../../platform/auth/sessions.js';
 import { checkTotp, newTotpSecret, totpUri } from '../../platform/auth/totp.js';
 import { type UserRow, users } from '../../platform/db/schema.js';
@@ -30,6 +33,7 @@ export async function changeOwnPassword(
     throw invalid('current_password', 'is incorrect');
   }
   if (body.current_password === body.password) throw invalid('password', 'must be different from the current password');
+  assertAcceptablePassword(body.password, auth.user);
   const passwordHash = await hashPassword(body.password);
   await db
     .update(users)
@@ -47,15 +51,18 @@ export async function startTwoFactorSetup(app: FastifyInstance, user: UserRow) {
     .update(users)
     .set({ otpPendingSecretEnc: app.deps.secrets.seal(secret), updatedAt: new Date() })
     .where(eq(users.id, user.id));
+  invalidateAuth({ users: [user.id] });
   const otpauthUrl = totpUri(secret, user.email);
   return { qr_code: await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 240 }), secret, otpauth_url: otpauthUrl };
 }
 
+/** Answers the recovery codes when this call turned two-factor on (shown once), else undefined. */
 export async function enableTwoFactor(app: FastifyInstance, req: FastifyRequest, user: UserRow, code: string) {
   if (!user.otpPendingSecretEnc) throw invalid('otp_code', 'Start the setup first (generate a QR code)');
   const secret = app.deps.secrets.open(user.otpPendingSecretEnc);
   const step = await checkTotp(secret, code, null);
   if (step === null) throw invalid('otp_code', 'Invalid authentication code');
+  const wasOn = user.otpEnabled;
   await app.deps.database.db
     .update(users)
     .set({
@@ -68,7 +75,16 @@ export async function enableTwoFactor(app: FastifyInstance, req: FastifyRequest,
       updatedAt: new Date(),
     })
     .where(eq(users.id, user.id));
+  invalidateAuth({ users: [user.id] });
   await app.deps.audit.record({ event: 'two_factor_enabled', companyId: user.companyId, userId: user.id }, req);
+  return wasOn ? undefined : issueRecoveryCodes(app, req, user);
+}
+
+/** A fresh set of recovery codes for `user` (the old set stops working), audited. */
+export async function issueRecoveryCodes(app: FastifyInstance, req: FastifyRequest, user: UserRow) {
+  const codes = await replaceRecoveryCodes(app.deps.database.db, user.id);
+  await app.deps.audit.record({ event: 'recovery_codes_generated', companyId: user.companyId, userId: user.id }, req);
+  return codes;
 }
 
 export async function disableTwoFactor(app: FastifyInstance, req: FastifyRequest, auth: AuthContext, password: string) {
@@ -81,6 +97,8 @@ export async function disableTwoFactor(app: FastifyInstance, req: FastifyRequest
     .update(users)
     .set({ otpEnabled: false, otpSecretEnc: null, otpPendingSecretEnc: null, otpMethod: 'app', updatedAt: new Date() })
     .where(eq(users.id, user.id));
+  await deleteRecoveryCodes(app.deps.database.db, user.id);
+  invalidateAuth({ users: [user.id] });
   await app.deps.audit.record({ event: 'two_factor_disabled', companyId: user.companyId, userId: user.id }, req);
 }
 
@@ -99,8 +117,10 @@ export async function setOtpMethod(
     .update(users)
     .set({ otpMethod: method, otpEnabled: true, updatedAt: new Date() })
     .where(eq(users.id, user.id));
+  invalidateAuth({ users: [user.id] });
   await app.deps.audit.record(
     { event: 'two_factor_method_changed', companyId: user.companyId, userId: user.id, data: { method } },
     req,
   );
+  return user.otpEnabled ? undefined : issueRecoveryCodes(app, req, user);
 }

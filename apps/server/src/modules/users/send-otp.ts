@@ -16,7 +16,7 @@ export function sendOtpRoute(scope: FastifyInstance) {
     },
     async (req, reply) => {
       const auth = req.auth ?? req.pendingAuth!;
-      await sendEmailOtp(scope, auth.user);
+      await sendEmailOtp(scope, auth.user, req);
       return reply.code(204).send(null);
     },
   );

@@ -27,6 +27,10 @@ export type AuditEvent =
   | 'api_key_created'
   | 'api_key_refreshed'
   | 'api_key_revoked'
+  /** A security setting (password, email, second factor, API keys) refused to an impersonator or an API key. */
+  | 'security_change_refused'
+  | 'recovery_codes_generated'
+  | 'recovery_code_used'
   /** A contact list left the system (who, how many, which selection). */
   | 'contacts_exported';
 
@@ -38,17 +42,28 @@ export interface AuditEntry {
   data?: Record<string, unknown>;
 }
 
-/** Append-only log of security events. Written in the same transaction as the change it records where there is one. */
+/**
+ * Append-only log of security events. Written in the same transaction as the change it records where there is one.
+ * The request says who is at the keyboard: in an impersonated session (login stack not empty) the actor is the
+ * person who started the chain and on_behalf_of the session's user, whatever the caller passed; the users they
+ * passed through on the way are kept in data.via. A request made with an API key names the key.
+ */
 export class AuditLog {
   constructor(private readonly db: Db) {}
   async record(entry: AuditEntry, req?: FastifyRequest, db: Db = this.db) {
+    const auth = req ? (req.auth ?? req.pendingAuth) : null;
+    const stack = auth?.session?.loginStack ?? [];
+    const data = { ...(entry.data ?? {}) };
+    if (stack.length > 1) data.via = stack.slice(1).map((e) => e.user_id);
+    if (auth?.apiKey) data.api_key_id = auth.apiKey.id;
     await db.insert(auditEvents).values({
       event: entry.event,
       companyId: entry.companyId ?? null,
       userId: entry.userId ?? null,
-      actorId: entry.actorId ?? entry.userId ?? null,
+      actorId: stack.length ? stack[0].user_id : (entry.actorId ?? entry.userId ?? null),
+      onBehalfOf: stack.length ? auth!.session!.userId : null,
       ip: req?.ip ?? null,
-      data: entry.data ?? {},
+      data,
     });
   }
 }

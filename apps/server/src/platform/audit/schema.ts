@@ -8,6 +8,8 @@ export const auditEvents = pgTable(
     companyId: integer('company_id'),
     userId: integer('user_id'),
     actorId: integer('actor_id'),
+    /** Set while impersonating: the user whose session it was; actor_id is then the person at the keyboard. */
+    onBehalfOf: integer('on_behalf_of'),
     event: text('event').notNull(),
     ip: text('ip'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),

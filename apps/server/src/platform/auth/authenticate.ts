@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ensureCsrfCookie } from '../http/csrf.js';
 import { unauthorized } from '../http/errors.js';
 import { findApiKey } from './api-keys.js';
 import { buildAuthContext } from './context.js';
-import { cookieOptions, findSession, SESSION_COOKIE } from './sessions.js';
+import { resolveSession } from './session-cache.js';
+import { cookieOptions, SESSION_COOKIE } from './sessions.js';
 
 /**
  * Resolves the caller from an API key (`Authorization: Bearer`) or else the session cookie. A request carrying a
@@ -23,10 +23,9 @@ export async function authenticate(app: FastifyInstance, req: FastifyRequest, re
     req.auth = buildAuthContext(found.user, found.company, null, { id: found.key.id });
     return;
   }
-  ensureCsrfCookie(req, reply, opts.secure);
   const token = req.cookies[SESSION_COOKIE];
   if (!token) return;
-  const found = await findSession(database.db, config, token);
+  const found = await resolveSession(app.deps.sessionCache, database.db, config, token);
   if (!found) {
     reply.clearCookie(SESSION_COOKIE, opts);
     return;

@@ -1,6 +1,14 @@
 import { index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { companies, users } from '../db/schema.js';
 
+export interface LoginStackEntry {
+  kind: string;
+  user_id: number;
+  name: string;
+  /** The absolute end of the session this entry returns to (ISO); absent on entries written before it existed. */
+  expires_at?: string;
+}
+
 /**
  * Server-side sessions. Only a SHA-256 of the cookie token is stored, so a database leak yields no usable cookie.
  * state 'otp_pending' is the half-signed-in step between password and one-time code.
@@ -17,11 +25,11 @@ export const sessions = pgTable(
       .notNull()
       .references(() => companies.id),
     state: text('state').notNull().default('active'),
-    /** Impersonation stack: who to return to when this session signs out (issue 3 pushes entries). */
-    loginStack: jsonb('login_stack')
-      .$type<Array<{ kind: string; user_id: number; name: string }>>()
-      .notNull()
-      .default([]),
+    /**
+     * Impersonation stack: who to return to when this session signs out, and when that person's own session ends
+     * (expires_at), so returning restores its remaining time instead of starting a fresh one.
+     */
+    loginStack: jsonb('login_stack').$type<LoginStackEntry[]>().notNull().default([]),
     ip: text('ip'),
     userAgent: text('user_agent'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -63,7 +71,10 @@ export const emailOtps = pgTable(
   (t) => [index('email_otps_user').on(t.userId)],
 );
 
-/** Failed sign-ins, counted per account over the last hour for the lockout. */
+/**
+ * Failed sign-ins (passwords and codes), keyed by the login as typed, lower-cased (`email`), and the address: the
+ * throttle counts them per (login, address) and per account over the last hour (modules/session/throttle.ts).
+ */
 export const signInFailures = pgTable(
   'sign_in_failures',
   {
@@ -73,7 +84,10 @@ export const signInFailures = pgTable(
     ip: text('ip'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('sign_in_failures_user_time').on(t.userId, t.createdAt)],
+  (t) => [
+    index('sign_in_failures_user_time').on(t.userId, t.createdAt),
+    index('sign_in_failures_login_ip_time').on(t.email, t.ip, t.createdAt),
+  ],
 );
 
 /**
@@ -98,4 +112,24 @@ export const apiKeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('api_keys_user').on(t.userId)],
+);
+
+/**
+ * Two-factor recovery codes: ten per user, each works once at the code step. A code is `lookup-secret`: the lookup
+ * (4 characters) is stored as is to find the row, the secret part only as an argon2id hash with its own salt
+ * (ASVS 6.5.2: lookup secrets under 112 bits are stored with a password hash).
+ */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    lookup: text('lookup').notNull(),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('recovery_codes_user_lookup').on(t.userId, t.lookup)],
 );

@@ -7,7 +7,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Db } from '../db/client.js';
 import { companies, users } from '../db/schema.js';
-import { sessions } from './schema.js';
+import { setSessionCsrfCookie } from '../http/csrf.js';
+import { invalidateAuth } from './invalidation.js';
+import { type LoginStackEntry, sessions } from './schema.js';
 import { hashToken, newToken } from './tokens.js';
 
 export const SESSION_COOKIE = 'harbor_session';
@@ -23,11 +25,14 @@ export async function createSession(
   reply: FastifyReply,
   user: { id: number; companyId: number },
   state: 'active' | 'otp_pending',
-  loginStack: Array<{ kind: string; user_id: number; name: string }> = [],
+  loginStack: LoginStackEntry[] = [],
+  /** An absolute end earlier than the usual one (impersonation and returning from it keep the original's end). */
+  endsBy?: Date,
 ) {
   const token = newToken();
   const now = Date.now();
   const ttl = state === 'otp_pending' ? OTP_PENDING_MS : config.sessionAbsoluteHours * 3_600_000;
+  const expiresAt = endsBy && endsBy.getTime() < now + ttl ? endsBy : new Date(now + ttl);
   const [row] = await db
     .insert(sessions)
     .values({
@@ -38,10 +43,13 @@ export async function createSession(
       loginStack,
       ip: req.ip,
       userAgent: String(req.headers['user-agent'] ?? '').slice(0, 500),
-      expiresAt: new Date(now + ttl),
+      expiresAt,
     })
     .returning();
-  reply.setCookie(SESSION_COOKIE, token, cookieOptions(config, req));
+  const opts = cookieOptions(config, req);
+  reply.setCookie(SESSION_COOKIE, token, opts);
+  // A new session, a new CSRF token: nothing issued before sign-in works after it.
+  setSessionCsrfCookie(reply, config, opts.secure, row);
   return row;
 }
 
@@ -69,13 +77,17 @@ export async function findSession(db: Db, config: Config, token: string) {
     )
     .limit(1);
   if (row && Date.now() - row.session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
-    await db.update(sessions).set({ lastSeenAt: new Date() }).where(eq(sessions.id, row.session.id));
+    const touched = new Date();
+    await db.update(sessions).set({ lastSeenAt: touched }).where(eq(sessions.id, row.session.id));
+    // The row may be cached (session-cache.ts): it carries the time just written, not the one it replaced.
+    row.session.lastSeenAt = touched;
   }
   return row ?? null;
 }
 
 export async function endSession(db: Db, sessionId: number) {
   await db.update(sessions).set({ endedAt: new Date() }).where(eq(sessions.id, sessionId));
+  invalidateAuth({ sessions: [sessionId] });
 }
 
 /** Ends every session of a user (after a password reset or change), optionally sparing the current one. */
@@ -90,4 +102,6 @@ export async function endUserSessions(db: Db, userId: number, exceptSessionId?: 
         exceptSessionId ? sql`${sessions.id} <> ${exceptSessionId}` : undefined,
       ),
     );
+  // The spared session goes from the cache too: its user row (password, second factor) just changed.
+  invalidateAuth({ users: [userId] });
 }

@@ -8,16 +8,32 @@ import type { Readable } from 'node:stream';
 import { finished } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzleLite } from 'drizzle-orm/pglite';
 import { migrate as migrateLite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { copyIntoPglite, copyIntoPostgres } from './copy.js';
 
-export type Db = PgDatabase<PgQueryResultHKT>;
+/**
+ * What `execute` answers on both drivers: PGlite's `Results` and node-postgres's `QueryResult` both carry `rows`
+ * (and one of `affectedRows` / `rowCount`). Typing the handle with it lets `db.execute<Row>(sql)` return typed rows
+ * without a cast at every call site.
+ */
+export interface RowsResultHKT extends PgQueryResultHKT {
+  type: RowsResult<this['row']>;
+}
+export interface RowsResult<Row> {
+  rows: Array<Row extends Record<string, unknown> ? Row : Record<string, unknown>>;
+}
+
+/** The database handle every query function takes. A transaction (`Tx`) is one: pass it wherever a `Db` goes. */
+export type Db = PgDatabase<RowsResultHKT>;
+/** The handle a `db.transaction(async (tx) => ...)` callback receives; it is a `Db` (nested calls use savepoints). */
+export type Tx = PgTransaction<RowsResultHKT>;
 
 export interface Database {
   db: Db;
@@ -56,9 +72,10 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   const client = await PGlite.create({
     dataDir: opts.dataDir,
     loadDataDir: opts.loadDataDir,
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, unaccent },
   });
-  const db = drizzleLite(client) as unknown as Db;
+  // The one place the driver's own result type is narrowed to the rows both drivers share.
+  const db: Db = drizzleLite(client) as unknown as Db;
   return {
     db,
     kind: 'pglite',
@@ -77,7 +94,7 @@ async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL ?? 10) });
   // Without a listener, a server restart emits 'error' on an idle client and kills the process.
   pool.on('error', (err) => console.error('database pool error', err.message));
-  const db = drizzlePg(pool) as unknown as Db;
+  const db: Db = drizzlePg(pool) as unknown as Db;
   return {
     db,
     kind: 'postgres',

@@ -1,19 +1,88 @@
 /**
- * Double-submit CSRF: a random token in a readable cookie, echoed by the browser as X-CSRF-Token. A cross-site page
- * can make the browser send our cookies but cannot read them, so it cannot produce the header.
+ * CSRF tokens bound to the session. The token is an HMAC (key from SECRET_KEY) of what the request is bound to: the
+ * server-side session, or, before sign-in, an anonymous browser id kept in an HttpOnly cookie (`harbor_pre`). The
+ * browser reads the token from the `csrf_token` cookie and echoes it as X-CSRF-Token; the server recomputes it, so a
+ * token planted by another site or carried over from another session is worthless. A new session (sign-in, the
+ * code step, impersonation and returning from it) gets a new token, and sign-out hands back a pre-login one.
  */
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import type { SessionRow } from '../auth/context.js';
 import { HttpError } from './errors.js';
 
 export const CSRF_COOKIE = 'csrf_token';
 export const CSRF_HEADER = 'x-csrf-token';
+/** The anonymous browser id that a pre-login token is bound to. */
+export const PRE_SESSION_COOKIE = 'harbor_pre';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The token this request must carry, set by the pipeline once the session is known. */
+    csrfExpected: string | null;
+  }
+}
+
+const keys = new Map<string, Buffer>();
+function keyOf(secret: string) {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.createHash('sha256').update(`harbor-csrf:${secret}`).digest();
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+const tokenFor = (secret: string, binding: string) =>
+  crypto.createHmac('sha256', keyOf(secret)).update(binding).digest('base64url');
+
+export const sessionCsrfToken = (secret: string, session: Pick<SessionRow, 'id'>) =>
+  tokenFor(secret, `session:${session.id}`);
+
+function cookieOptions(secure: boolean, httpOnly: boolean) {
+  return { path: '/', sameSite: 'lax' as const, secure, httpOnly };
+}
+
+/** Sets the readable token cookie of `session` (called where a session starts). */
+export function setSessionCsrfCookie(reply: FastifyReply, config: Config, secure: boolean, session: SessionRow) {
+  reply.setCookie(CSRF_COOKIE, sessionCsrfToken(config.secretKey, session), cookieOptions(secure, false));
+}
+
+/** The pre-login token for this browser, creating its anonymous id when it has none (or a malformed one). */
+function preLoginToken(req: FastifyRequest, reply: FastifyReply, config: Config, secure: boolean) {
+  let id = req.cookies[PRE_SESSION_COOKIE];
+  if (!id || !/^[A-Za-z0-9_-]{32,64}$/.test(id)) {
+    id = crypto.randomBytes(32).toString('base64url');
+    reply.setCookie(PRE_SESSION_COOKIE, id, cookieOptions(secure, true));
+  }
+  return tokenFor(config.secretKey, `pre:${id}`);
+}
+
+/**
+ * Decides the token this request must carry and makes sure the browser holds it: every response of the pipeline
+ * repairs a missing or stale cookie, so the next write carries the right one.
+ */
+export function ensureCsrfCookie(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  config: Config,
+  secure: boolean,
+  session: SessionRow | null,
+) {
+  const expected = session ? sessionCsrfToken(config.secretKey, session) : preLoginToken(req, reply, config, secure);
+  req.csrfExpected = expected;
+  if (req.cookies[CSRF_COOKIE] !== expected) reply.setCookie(CSRF_COOKIE, expected, cookieOptions(secure, false));
+}
+
+/** After sign-out: the browser continues with a pre-login token at once (its next request may be a sign-in). */
+export function setPreLoginCsrfCookie(req: FastifyRequest, reply: FastifyReply, config: Config, secure: boolean) {
+  reply.setCookie(CSRF_COOKIE, preLoginToken(req, reply, config, secure), cookieOptions(secure, false));
+}
 
 export function checkCsrf(req: FastifyRequest) {
-  const cookie = req.cookies[CSRF_COOKIE];
   const header = req.headers[CSRF_HEADER];
   const value = Array.isArray(header) ? header[0] : header;
-  if (!cookie || !value || !timingSafeEqual(cookie, value)) {
+  if (!req.csrfExpected || !value || !timingSafeEqual(req.csrfExpected, value)) {
     throw new HttpError(403, { csrf: ['Invalid or missing CSRF token. Reload the page and try again.'] });
   }
 }
@@ -24,13 +93,11 @@ function timingSafeEqual(a: string, b: string) {
   return ab.length === bb.length && crypto.timingSafeEqual(ab, bb);
 }
 
-/** Every response carries the cookie when the browser has none yet, so the first state-changing call can echo it. */
-export function ensureCsrfCookie(req: FastifyRequest, reply: FastifyReply, secure: boolean) {
-  if (req.cookies[CSRF_COOKIE]) return;
-  reply.setCookie(CSRF_COOKIE, crypto.randomBytes(32).toString('base64url'), {
-    path: '/',
-    sameSite: 'lax',
-    secure,
-    httpOnly: false,
-  });
+/**
+ * A stable tag of this signed-out browser (a hash of its anonymous id, never the id, which keys its CSRF token):
+ * the development inbox shows a signed-out browser the mail it caused. Null before the browser has an id.
+ */
+export function browserTag(req: FastifyRequest): string | null {
+  const id = req.cookies[PRE_SESSION_COOKIE];
+  return id ? crypto.createHash('sha256').update(`harbor-browser:${id}`).digest('base64url') : null;
 }

@@ -48,24 +48,31 @@ export function installErrorHandler(app: FastifyInstance) {
       }
       return reply.code(422).send({ errors });
     }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // The body, not a file: uploads are multipart and answer their own 413 naming the file.
+      const limit = req.routeOptions?.bodyLimit ?? req.server.initialConfig.bodyLimit ?? 0;
+      return reply.code(413).send({ errors: { body: [`is too large (max ${megabytes(limit)} MB)`] } });
+    }
+    if (err.code === 'FST_REQ_FILE_TOO_LARGE') {
+      return reply.code(413).send({ errors: { file: ['is too large'] } });
+    }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      // Fastify's own client errors (bad JSON, body too large, wrong content type): keep the message, not internals.
-      const field = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'file' : 'request';
-      return reply.code(status).send({ errors: { [field]: [clientMessage(err)] } });
+      // Fastify's own client errors (bad JSON, wrong content type): keep the message, not internals.
+      return reply.code(status).send({ errors: { request: [clientMessage(err)] } });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ errors: { server: ['Something went wrong on our side. Please try again.'] } });
   });
 }
 
+const megabytes = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
 function clientMessage(err: FastifyError): string {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'is not valid JSON';
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'is too large';
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return 'has an unsupported content type';
     default:

@@ -1,17 +1,21 @@
 /**
- * The one route pipeline: rate limit -> authenticate -> authorize -> CSRF -> (Fastify) validate -> handler ->
- * (zod) present. Every route declares `config.access`; `assertEveryRouteDeclaresAccess` makes the server refuse to
+ * The one route pipeline: rate limit -> authenticate -> feature gate -> authorize -> CSRF -> (Fastify) validate ->
+ * handler -> (zod) present. Every route declares `config.access`; `assertEveryRouteDeclaresAccess` makes the server refuse to
  * start when one does not.
  */
 
-import { can, PERMISSION_KEYS, type Permission } from '@harbor/shared';
+import { can, type FeatureGate, PERMISSION_KEYS, type Permission } from '@harbor/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { authenticate } from '../auth/authenticate.js';
 import type { AuthContext } from '../auth/context.js';
+import { assertOwnerAtKeyboard } from '../auth/security-guard.js';
+import { cookieOptions } from '../auth/sessions.js';
 import type { TenantRegistry } from '../tenancy.js';
-import { checkCsrf } from './csrf.js';
+import { checkCsrf, ensureCsrfCookie } from './csrf.js';
 import { forbidden, HttpError, notFound, unauthorized } from './errors.js';
-import type { RateLimiter, RateLimitRule } from './rate-limit.js';
+import { requireFeature } from './feature-guard.js';
+import { installIdempotency } from './idempotency.js';
+import { API_KEY_RULE, PUBLIC_RULE, type RateLimiter, type RateLimitRule, USER_RULE } from './rate-limit.js';
 
 /**
  * 'public': no session. 'otp_pending': a half-signed-in session (password passed, code not yet) or a full one.
@@ -30,8 +34,16 @@ declare module 'fastify' {
     access?: Access;
     /** false only for callers that cannot carry a CSRF token (signed webhooks). */
     csrf?: boolean;
-    rateLimit?: RateLimitRule;
+    /**
+     * A limit of the route's own (sign-in, reset, codes), counted on top of the general ones; false: no limit at all
+     * (health, static files). See rate-limit.ts and docs/decisions/rate-limits.md.
+     */
+    rateLimit?: RateLimitRule | false;
     tenant?: TenantResource;
+    /** Changes a sign-in credential or factor: only the owner in their own browser session (auth/security-guard.ts). */
+    securitySetting?: boolean;
+    /** The feature the route belongs to: closed (flag off, or a basic user's loss) answers 403 naming it. */
+    feature?: FeatureGate;
   }
   interface FastifyInstance {
     /** Every route as registered, for the start-up check and the permission matrix test. */
@@ -50,24 +62,58 @@ const VALID_ACCESS = new Set<string>(['public', 'otp_pending', 'authenticated', 
 export function installPipeline(app: FastifyInstance, limiter: RateLimiter, tenants: TenantRegistry) {
   app.decorateRequest('auth', null);
   app.decorateRequest('pendingAuth', null);
+  app.decorateRequest('csrfExpected', null);
   const declared: RouteOptions[] = [];
   app.decorate('declaredRoutes', declared);
   app.addHook('onRoute', (route) => {
     declared.push(route);
   });
   app.addHook('onReady', async () => assertEveryRouteDeclaresAccess(declared));
+  installIdempotency(app); // Idempotency-Key on routes that declare config.idempotent (after validation)
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     const config = req.routeOptions.config;
     const access = config?.access;
     if (!access) return; // unmatched path: the not-found handler answers
-    const limited = limiter.hit(req.ip, config.rateLimit);
-    if (limited) throw new HttpError(429, { user: ['Too many requests. Please wait and try again.'] }, limited);
+    const limits = config.rateLimit !== false;
+    const own = config.rateLimit || null;
+    const ownKey = own ? (own.key ?? (access === 'public' ? 'address' : 'user')) : null;
+    // Address limits come before any database work; per-person limits once the caller is known.
+    if (limits && ownKey === 'address') await enforce(limiter, own!, req.ip);
+    if (limits && !own && access === 'public') await enforce(limiter, PUBLIC_RULE, req.ip);
     await authenticate(app, req, reply);
+    if (limits) await limitCaller(req, limiter, access, ownKey === 'address' ? null : own);
+    // Before authorize: even a 401 hands the browser the token its next write (a sign-in) will need.
+    if (!req.auth?.apiKey) {
+      const session = (req.auth ?? req.pendingAuth)?.session ?? null;
+      ensureCsrfCookie(req, reply, app.deps.config, cookieOptions(app.deps.config, req).secure, session);
+    }
+    requireFeature(req, config.feature);
     authorize(req, access);
     if (config.tenant) await checkTenant(app, req, tenants, config.tenant);
     if (config.csrf !== false && !SAFE_METHODS.has(req.method) && !req.auth?.apiKey) checkCsrf(req);
+    if (config.securitySetting) await assertOwnerAtKeyboard(app, req);
   });
+}
+
+async function enforce(limiter: RateLimiter, rule: RateLimitRule, id: string | number) {
+  const retry = await limiter.hit(rule, id);
+  if (retry) throw new HttpError(429, { user: ['Too many requests. Please wait and try again.'] }, retry);
+}
+
+/**
+ * Signed-in traffic counts per person (or per API key), never per address: an office behind one NAT address is many
+ * callers. Callers without a live session count by address, as public traffic does.
+ */
+async function limitCaller(req: FastifyRequest, limiter: RateLimiter, access: Access, own: RateLimitRule | null) {
+  const caller = req.auth ?? req.pendingAuth;
+  if (!caller) {
+    if (access !== 'public') await enforce(limiter, PUBLIC_RULE, req.ip);
+    return;
+  }
+  if (own) await enforce(limiter, own, caller.user.id);
+  if (caller.apiKey) await enforce(limiter, API_KEY_RULE, caller.apiKey.id);
+  else await enforce(limiter, USER_RULE, caller.user.id);
 }
 
 function authorize(req: FastifyRequest, access: Access) {

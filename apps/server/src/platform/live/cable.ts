@@ -55,7 +55,12 @@ function serve(app: FastifyInstance, channels: ChannelRegistry, socket: WebSocke
     if (still?.session.state !== 'active') socket.close(4401, 'unauthorized');
   }, REVALIDATE_MS);
 
-  socket.on('message', async (raw) => {
+  socket.on('message', (raw) => {
+    // A failing frame (a database error in a channel) costs that frame, never the process.
+    handle(raw).catch((error) => req.log.warn({ err: error }, 'cable frame failed'));
+  });
+
+  async function handle(raw: unknown) {
     let frame: { command?: string; identifier?: string; data?: string };
     try {
       frame = JSON.parse(String(raw));
@@ -101,7 +106,7 @@ function serve(app: FastifyInstance, channels: ChannelRegistry, socket: WebSocke
         send({ identifier, message: { action: 'validate_stream', valid: Boolean(stream) && subs.has(identifier) } });
       }
     }
-  });
+  }
 
   socket.on('close', () => {
     clearInterval(ping);

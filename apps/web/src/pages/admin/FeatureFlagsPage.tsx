@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { getFeatureFlags, listOwners, putFeatureFlags } from '../../api/people';
 import { ME_KEY } from '../../auth/session';
+import { PageHeading } from '../../components/PageHeading';
 
 const KEY = ['admin', 'feature_flags'];
 
@@ -52,36 +53,38 @@ export function FeatureFlagsPage() {
     });
   return (
     <Stack>
-      <Title order={2}>Feature flags</Title>
+      <PageHeading title="Feature flags" section="Admin" />
       {save.isError && (
         <Alert color="red" role="alert">
           {errorMessage(save.error)}
         </Alert>
       )}
-      <Table aria-label="Company flags" maw={720}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Feature</Table.Th>
-            <Table.Th>Default</Table.Th>
-            <Table.Th>Company</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {data.flags.map((f) => (
-            <Table.Tr key={f.key}>
-              <Table.Td>{f.label}</Table.Td>
-              <Table.Td>{f.default ? 'On' : 'Off'}</Table.Td>
-              <Table.Td>
-                <Switch
-                  aria-label={f.label}
-                  checked={data.company[f.key] ?? f.default}
-                  onChange={(e) => save.mutate({ company: { [f.key]: e.currentTarget.checked } })}
-                />
-              </Table.Td>
+      <Table.ScrollContainer minWidth={480}>
+        <Table aria-label="Company flags" maw={720}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Feature</Table.Th>
+              <Table.Th>Default</Table.Th>
+              <Table.Th>Company</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {data.flags.map((f) => (
+              <Table.Tr key={f.key}>
+                <Table.Td>{f.label}</Table.Td>
+                <Table.Td>{f.default ? 'On' : 'Off'}</Table.Td>
+                <Table.Td>
+                  <Switch
+                    aria-label={f.label}
+                    checked={data.company[f.key] ?? f.default}
+                    onChange={(e) => save.mutate({ company: { [f.key]: e.currentTarget.checked } })}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
 
       <Title order={3} mt="lg">
         Per-user overrides
@@ -113,31 +116,33 @@ export function FeatureFlagsPage() {
         onChange={setUserId}
       />
       {userId && (
-        <Table aria-label="User overrides" maw={720}>
-          <Table.Tbody>
-            {data.flags.map((f) => {
-              const v = overrides[f.key];
-              return (
-                <Table.Tr key={f.key}>
-                  <Table.Td>{f.label}</Table.Td>
-                  <Table.Td>
-                    <SegmentedControl
-                      size="xs"
-                      aria-label={`${f.label} for this user`}
-                      value={v === undefined ? 'inherit' : v ? 'on' : 'off'}
-                      onChange={(value) => setOverride(f.key, value)}
-                      data={[
-                        { value: 'inherit', label: `Company (${(data.company[f.key] ?? f.default) ? 'on' : 'off'})` },
-                        { value: 'on', label: 'On' },
-                        { value: 'off', label: 'Off' },
-                      ]}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
+        <Table.ScrollContainer minWidth={480}>
+          <Table aria-label="User overrides" maw={720}>
+            <Table.Tbody>
+              {data.flags.map((f) => {
+                const v = overrides[f.key];
+                return (
+                  <Table.Tr key={f.key}>
+                    <Table.Td>{f.label}</Table.Td>
+                    <Table.Td>
+                      <SegmentedControl
+                        size="xs"
+                        aria-label={`${f.label} for this user`}
+                        value={v === undefined ? 'inherit' : v ? 'on' : 'off'}
+                        onChange={(value) => setOverride(f.key, value)}
+                        data={[
+                          { value: 'inherit', label: `Company (${(data.company[f.key] ?? f.default) ? 'on' : 'off'})` },
+                          { value: 'on', label: 'On' },
+                          { value: 'off', label: 'Off' },
+                        ]}
+                      />
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
     </Stack>
   );

@@ -1,22 +1,11 @@
 /** Admin > Office locations: the company's offices (one main, any number of branches); people pick theirs. */
 import { OFFICE_TYPES, type OfficeLocation, type OfficeLocationBody, US_STATES } from '@harbor/shared';
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  NativeSelect,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
 import { createOffice, deleteOffice, listAdminOffices, updateOffice } from '../../api/people';
+import { PageHeading } from '../../components/PageHeading';
 
 type Draft = Record<'name' | 'office_type' | 'address' | 'city' | 'state' | 'zip_code' | 'phone', string>;
 const EMPTY: Draft = { name: '', office_type: 'branch', address: '', city: '', state: '', zip_code: '', phone: '' };
@@ -115,7 +104,7 @@ export function OfficeLocationsPage() {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>Office locations</Title>
+        <PageHeading title="Office locations" section="Admin" />
         <Button onClick={() => setEditing('new')}>New office</Button>
       </Group>
       <Text size="sm" c="dimmed">
@@ -126,50 +115,52 @@ export function OfficeLocationsPage() {
           {errorMessage(offices.error ?? remove.error)}
         </Alert>
       )}
-      <Table aria-label="Office locations">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Address</Table.Th>
-            <Table.Th>Phone</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {offices.data?.data.map((o) => (
-            <Table.Tr key={o.id}>
-              <Table.Td>{o.name}</Table.Td>
-              <Table.Td>{o.office_type === 'main' ? 'Main office' : 'Branch'}</Table.Td>
-              <Table.Td>
-                {[o.address, o.city, [o.state, o.zip_code].filter(Boolean).join(' ')].filter(Boolean).join(', ')}
-              </Table.Td>
-              <Table.Td>{o.phone ?? ''}</Table.Td>
-              <Table.Td>
-                <Group gap="xs" justify="flex-end">
-                  <Button
-                    size="compact-xs"
-                    variant="subtle"
-                    onClick={() => setEditing(o)}
-                    aria-label={`Edit ${o.name}`}
-                  >
-                    Edit
-                  </Button>
-                  <Button
-                    size="compact-xs"
-                    variant="subtle"
-                    color="red"
-                    onClick={() => window.confirm(`Remove ${o.name}?`) && remove.mutate(o.id)}
-                    aria-label={`Remove ${o.name}`}
-                  >
-                    Remove
-                  </Button>
-                </Group>
-              </Table.Td>
+      <Table.ScrollContainer minWidth={640}>
+        <Table aria-label="Office locations">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Address</Table.Th>
+              <Table.Th>Phone</Table.Th>
+              <Table.Th />
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {offices.data?.data.map((o) => (
+              <Table.Tr key={o.id}>
+                <Table.Td>{o.name}</Table.Td>
+                <Table.Td>{o.office_type === 'main' ? 'Main office' : 'Branch'}</Table.Td>
+                <Table.Td>
+                  {[o.address, o.city, [o.state, o.zip_code].filter(Boolean).join(' ')].filter(Boolean).join(', ')}
+                </Table.Td>
+                <Table.Td>{o.phone ?? ''}</Table.Td>
+                <Table.Td>
+                  <Group gap="xs" justify="flex-end">
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      onClick={() => setEditing(o)}
+                      aria-label={`Edit ${o.name}`}
+                    >
+                      Edit
+                    </Button>
+                    <Button
+                      size="compact-xs"
+                      variant="subtle"
+                      color="red"
+                      onClick={() => window.confirm(`Remove ${o.name}?`) && remove.mutate(o.id)}
+                      aria-label={`Remove ${o.name}`}
+                    >
+                      Remove
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       <Modal
         opened={editing !== null}
         onClose={() => setEditing(null)}

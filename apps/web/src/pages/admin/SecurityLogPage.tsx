@@ -1,9 +1,10 @@
 /** Admin > Security log: the company's audit events (sign-ins, failures, password and two-factor changes). */
-import { Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type AuditEvent, listAuditEvents } from '../../api/admin';
 import { errorMessage } from '../../api/client';
+import { PageHeading } from '../../components/PageHeading';
 
 const EVENTS = [
   'sign_in',
@@ -47,7 +48,7 @@ export function SecurityLogPage() {
   const rows: AuditEvent[] = query.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <Stack>
-      <Title order={2}>Security log</Title>
+      <PageHeading title="Security log" section="Admin" />
       <Group>
         <NativeSelect
           label="Event"
@@ -64,30 +65,32 @@ export function SecurityLogPage() {
       )}
       {query.isSuccess && rows.length === 0 && <Text c="dimmed">No events yet.</Text>}
       {rows.length > 0 && (
-        <Table striped aria-label="Security events">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>When</Table.Th>
-              <Table.Th>Event</Table.Th>
-              <Table.Th>User</Table.Th>
-              <Table.Th>Address</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((r) => (
-              <Table.Tr key={r.id}>
-                <Table.Td>{when(r.created_at)}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={/failed|locked/.test(r.event) ? 'red' : 'gray'}>
-                    {label(r.event)}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{r.user_email ?? (typeof r.data.email === 'string' ? r.data.email : '—')}</Table.Td>
-                <Table.Td>{r.ip ?? '—'}</Table.Td>
+        <Table.ScrollContainer minWidth={600}>
+          <Table striped aria-label="Security events">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th>Event</Table.Th>
+                <Table.Th>User</Table.Th>
+                <Table.Th>Address</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((r) => (
+                <Table.Tr key={r.id}>
+                  <Table.Td>{when(r.created_at)}</Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={/failed|locked/.test(r.event) ? 'red' : 'gray'}>
+                      {label(r.event)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{r.user_email ?? (typeof r.data.email === 'string' ? r.data.email : '—')}</Table.Td>
+                  <Table.Td>{r.ip ?? '—'}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       {query.hasNextPage && (
         <Button variant="default" onClick={() => query.fetchNextPage()} loading={query.isFetchingNextPage}>

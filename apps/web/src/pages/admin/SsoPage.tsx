@@ -3,12 +3,13 @@
  * provider, takes the issuer, client id and secret (write-only: a stored one is kept when the field stays empty),
  * checks the provider answers, and removes the set-up. The company's single_sign_on flag turns the button on.
  */
-import { Alert, Anchor, Button, Code, Group, Modal, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { checkSsoConnection, getSsoConnection, removeSsoConnection, saveSsoConnection } from '../../api/admin';
 import { ApiError, errorMessage } from '../../api/client';
+import { PageHeading } from '../../components/PageHeading';
 
 export function SsoPage() {
   const qc = useQueryClient();
@@ -51,7 +52,7 @@ export function SsoPage() {
   const data = q.data;
   return (
     <Stack maw={720}>
-      <Title order={2}>Single sign-on</Title>
+      <PageHeading title="Single sign-on" section="Admin" />
       <Text size="sm">
         People of the company sign in with your identity provider (OpenID Connect) instead of a Harbor password.
         Register Harbor at the provider with these addresses:

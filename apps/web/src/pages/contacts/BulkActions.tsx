@@ -3,7 +3,7 @@
  * selection, so "all matching" means the whole filtered set), then runs and reports what happened.
  */
 import { type ContactListRow, can } from '@harbor/shared';
-import { Alert, Button, Group, Menu, Modal, NativeSelect, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Menu, Modal, NativeSelect, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -17,14 +17,15 @@ import {
   listGroups,
   listOwners,
   listPools,
-  mergeContacts,
   restoreAll,
   transferGroup,
   updateGroup,
   updateTags,
 } from '../../api/contacts-list';
 import { useCurrentUser } from '../../auth/session';
+import { type PickedTag, TagPicker } from '../../components/TagPicker';
 import { subjectOf } from '../../layout/nav';
+import { MergeDialog } from './MergeDialog';
 import type { ContactsList } from './useContactsList';
 
 type Action = 'add_tags' | 'remove_tags' | 'group' | 'transfer' | 'delete' | 'restore' | 'csv' | 'xlsx' | 'merge';
@@ -40,14 +41,15 @@ const TITLES: Record<Action, string> = {
   merge: 'Merge duplicates',
 };
 
-const tagList = (raw: string) =>
+const _tagList = (raw: string) =>
   raw
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
     .map((name) => ({ name }));
 
-function ActionForm({ action, list, onDone }: { action: Action; list: ContactsList; onDone: () => void }) {
+function ActionForm(props: { action: Exclude<Action, 'merge'>; list: ContactsList; onDone: () => void }) {
+  const { action, list, onDone } = props;
   const qc = useQueryClient();
   const navigate = useNavigate();
   const sel = list.selection;
@@ -55,18 +57,17 @@ function ActionForm({ action, list, onDone }: { action: Action; list: ContactsLi
   const groups = useQuery({ queryKey: ['groups'], queryFn: listGroups, enabled: action === 'group' });
   const owners = useQuery({ queryKey: ['owners'], queryFn: listOwners, enabled: action === 'transfer' });
   const pools = useQuery({ queryKey: ['pools'], queryFn: listPools, enabled: action === 'transfer' });
-  const [tags, setTags] = useState('');
+  const [tags, setTags] = useState<PickedTag[]>([]);
   const [groupId, setGroupId] = useState('');
   const [target, setTarget] = useState('');
-  const rows = (list.query.data?.data ?? []).filter((r: ContactListRow) => list.selected.has(r.id));
-  const [keep, setKeep] = useState(rows[0] ? String(rows[0].id) : '');
 
   const run = useMutation({
     mutationFn: async (): Promise<string> => {
       switch (action) {
         case 'add_tags':
         case 'remove_tags': {
-          const r = await updateTags(sel, tagList(tags), action === 'add_tags' ? 'add' : 'remove');
+          const names = tags.map((t) => ({ name: t.name }));
+          const r = await updateTags(sel, names, action === 'add_tags' ? 'add' : 'remove');
           return `${r.count} contacts ${action === 'add_tags' ? 'tagged' : 'untagged'}.`;
         }
         case 'group':
@@ -83,13 +84,9 @@ function ActionForm({ action, list, onDone }: { action: Action; list: ContactsLi
           return `${(await restoreAll(sel)).count} contacts restored.`;
         case 'csv':
         case 'xlsx':
-          await exportContacts(sel, action);
+          // The rows come in the order on screen.
+          await exportContacts(sel, action, { order: list.state.order, order_field: list.state.orderField });
           return 'Export downloaded.';
-        case 'merge': {
-          const others = [...list.selected].filter((id) => id !== Number(keep));
-          const r = await mergeContacts(Number(keep), others);
-          return `${r.merged_ids.length + 1} contacts merged into one.`;
-        }
       }
     },
     onSuccess: (message) => {
@@ -102,18 +99,20 @@ function ActionForm({ action, list, onDone }: { action: Action; list: ContactsLi
 
   const n = count.data?.count;
   const needsTags = action === 'add_tags' || action === 'remove_tags';
-  const ready = (!needsTags || tagList(tags).length > 0) && (action !== 'transfer' || target !== '');
+  const ready = (!needsTags || tags.length > 0) && (action !== 'transfer' || target !== '');
   return (
     <Stack>
       <Text role="status">
         {n === undefined ? 'Counting the selection…' : `This will affect ${n.toLocaleString()} contacts.`}
       </Text>
       {(action === 'add_tags' || action === 'remove_tags') && (
-        <TextInput
-          label="Tag names"
-          description="Comma separated"
-          value={tags}
-          onChange={(e) => setTags(e.currentTarget.value)}
+        <TagPicker
+          label="Tags"
+          description={action === 'add_tags' ? 'Pick tags, or type a new name to create it' : undefined}
+          creatable={action === 'add_tags'}
+          value={tags.map((t) => t.id)}
+          onChange={(_, picked) => setTags(picked)}
+          data-autofocus
         />
       )}
       {action === 'group' && (
@@ -139,19 +138,6 @@ function ActionForm({ action, list, onDone }: { action: Action; list: ContactsLi
           ]}
         />
       )}
-      {action === 'merge' && (
-        <Radio.Group label="Keep this contact" value={keep} onChange={setKeep}>
-          <Stack gap={4} mt={4}>
-            {rows.map((r) => (
-              <Radio
-                key={r.id}
-                value={String(r.id)}
-                label={`${r.first_name} ${r.last_name} (#${r.number}, ${r.email ?? 'no email'})`}
-              />
-            ))}
-          </Stack>
-        </Radio.Group>
-      )}
       {run.isError && (
         <Alert color="red" role="alert">
           {run.error instanceof Error && !('status' in run.error) ? run.error.message : errorMessage(run.error)}
@@ -175,6 +161,7 @@ function ActionForm({ action, list, onDone }: { action: Action; list: ContactsLi
 }
 
 export function BulkActions({ list }: { list: ContactsList }) {
+  const qc = useQueryClient();
   const [action, setAction] = useState<Action | null>(null);
   const transfer = can(subjectOf(useCurrentUser()), 'contacts.transfer');
   const deleted = list.state.group === 'deleted';
@@ -212,8 +199,26 @@ export function BulkActions({ list }: { list: ContactsList }) {
           {item('xlsx')}
         </Menu.Dropdown>
       </Menu>
-      <Modal opened={action !== null} onClose={() => setAction(null)} title={action ? TITLES[action] : ''}>
-        {action && <ActionForm action={action} list={list} onDone={() => setAction(null)} />}
+      <Modal
+        opened={action !== null}
+        onClose={() => setAction(null)}
+        title={action ? TITLES[action] : ''}
+        size={action === 'merge' ? 'auto' : 'md'}
+      >
+        {action === 'merge' ? (
+          <MergeDialog
+            contacts={(list.query.data?.data ?? []).filter((r: ContactListRow) => list.selected.has(r.id))}
+            onCancel={() => setAction(null)}
+            onDone={(message) => {
+              notifications.show({ message, color: 'green' });
+              list.clearSelection();
+              void qc.invalidateQueries({ queryKey: ['contacts'] });
+              setAction(null);
+            }}
+          />
+        ) : (
+          action && <ActionForm action={action} list={list} onDone={() => setAction(null)} />
+        )}
       </Modal>
     </>
   );

@@ -4,7 +4,18 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CurrentUserContext } from '../../auth/session';
-import { click, findButton, findByLabel, findByText, mount, queryByText, type, unmount, waitFor } from '../../test/dom';
+import {
+  click,
+  findButton,
+  findByLabel,
+  findByText,
+  mount,
+  queryButton,
+  queryByText,
+  type,
+  unmount,
+  waitFor,
+} from '../../test/dom';
 import { makeUser } from '../../test/fixtures';
 import { ContactDetailPage } from './ContactDetailPage';
 import { toBody } from './ContactForm';
@@ -141,6 +152,8 @@ describe('ContactDetailPage', () => {
     });
     await render('/contacts/100005?tab=notes');
     await findByText('Mary Smith');
+    // The tab names the contact.
+    expect(document.title).toBe('Mary Smith · Contacts · Harbor');
     expect(queryByText('T65')).not.toBeNull();
     await type(await findByLabel('New note'), 'Wants a Part D quote');
     await click(await findButton('Add note'));
@@ -170,10 +183,106 @@ describe('ContactDetailPage', () => {
     await findByText(/Did you mean mary@gmail.com\?/);
   });
 
+  it('changes the status from the header dropdown (the value is read before the request, not after)', async () => {
+    const seen = server({
+      ...lookups,
+      'GET /v1/contacts/100005': () => json(200, contact),
+      'PATCH /v1/contacts/100005/quick_update': () =>
+        json(200, { ...contact, status: { id: 2, name: 'Sold', color: 'green' }, updated_at: '2026-01-03T00:00:00Z' }),
+    });
+    await render('/contacts/100005');
+    const select = (await findByLabel('Quick status')) as HTMLSelectElement;
+    await waitFor(() => select.querySelector('option[value="2"]'), 'the statuses');
+    await type(select, '2');
+    const patch = await waitFor(
+      () => seen.find((s) => s.key === 'PATCH /v1/contacts/100005/quick_update'),
+      'the quick_update request',
+    );
+    expect(patch.body).toEqual({ field: 'status_id', value: 2 });
+    expect(queryByText(/Something went wrong/)).toBeNull();
+  });
+
+  it('offers "Assign to me" only when the contact is not already mine, and asks before taking it from someone', async () => {
+    server({ ...lookups, 'GET /v1/contacts/100005': () => json(200, contact) });
+    await render('/contacts/100005');
+    await findByText('Mary Smith');
+    expect(queryButton('Assign to me')).toBeNull();
+    await unmount();
+
+    const theirs = { ...contact, owner: { id: 9, name: 'Angela Diaz' } };
+    const seen = server({
+      ...lookups,
+      'GET /v1/contacts/100005': () => json(200, theirs),
+      'PATCH /v1/contacts/100005/assign_to_me': () => json(200, { ...contact, updated_at: '2026-01-04T00:00:00Z' }),
+    });
+    await render('/contacts/100005');
+    await click(await findButton('Assign to me'));
+    await findByText(/Take Mary Smith from Angela Diaz\?/);
+    expect(seen.some((s) => s.key === 'PATCH /v1/contacts/100005/assign_to_me')).toBe(false);
+    const dialog = await waitFor(() => document.querySelector('[role="dialog"]'), 'the confirmation');
+    await click(Array.from(dialog.querySelectorAll('button')).find((b) => b.textContent === 'Assign to me')!);
+    await waitFor(() => seen.some((s) => s.key === 'PATCH /v1/contacts/100005/assign_to_me'), 'the assignment');
+  });
+
   it('says so when the contact cannot be seen', async () => {
     server({ ...lookups, 'GET /v1/contacts/100999': () => json(404, { errors: { contact: ['not found'] } }) });
     await render('/contacts/100999');
-    await waitFor(() => queryByText('not found'), 'the not-found message');
+    await findByText('Contact not found');
+    expect(document.querySelector('h1')?.textContent).toBe('Contact not found');
+    expect(document.title).toBe('Contact not found · Harbor');
+    expect(queryButton('Back to contacts')).not.toBeNull();
+  });
+});
+
+describe('policies', () => {
+  it('shows the policy number, money and dates for people, and clears the form after adding', async () => {
+    let policies: unknown[] = [];
+    const seen = server({
+      ...lookups,
+      'GET /v1/contacts/100005': () => json(200, contact),
+      'GET /v1/carriers': () => json(200, { data: [{ id: 4, name: 'Humana', active: true }] }),
+      'GET /v1/contacts/100005/securities': () => json(200, { data: [] }),
+      'GET /v1/contacts/100005/policies': () => json(200, { data: policies }),
+      'POST /v1/contacts/100005/policies': (body) => {
+        const b = body as Record<string, unknown>;
+        policies = [
+          {
+            id: 1,
+            carrier: null,
+            product_type: b.product_type,
+            plan_name: null,
+            policy_number: b.policy_number,
+            premium_cents: b.premium_cents,
+            status: 'active',
+            effective_date: b.effective_date,
+            termination_date: null,
+            notes: null,
+            created_at: '2026-01-02T00:00:00Z',
+            updated_at: '2026-01-02T00:00:00Z',
+          },
+        ];
+        return json(201, policies[0]);
+      },
+    });
+    await render('/contacts/100005?tab=holdings');
+    await findByText('No policies yet.');
+    const number = (await findByLabel('Policy number')) as HTMLInputElement;
+    await type(number, 'H1234-001');
+    await type(await findByLabel('Monthly premium (USD)'), '$1,250.50');
+    await type(await findByLabel('Effective date'), '2026-01-01');
+    await click(await findButton('Add policy'));
+    await waitFor(() => seen.find((s) => s.key === 'POST /v1/contacts/100005/policies'), 'the policy POST');
+    expect(seen.find((s) => s.key === 'POST /v1/contacts/100005/policies')?.body).toMatchObject({
+      policy_number: 'H1234-001',
+      premium_cents: 125050,
+      effective_date: '2026-01-01',
+    });
+    const table = await waitFor(() => document.querySelector('table[aria-label="Policies"]'), 'the policies table');
+    expect(table.textContent).toContain('H1234-001');
+    expect(table.textContent).toContain('$1,250.50');
+    expect(table.textContent).toContain('Jan 1, 2026');
+    expect(table.textContent).toContain('Medicare advantage');
+    await waitFor(() => number.value === '' || null, 'the cleared form');
   });
 });
 

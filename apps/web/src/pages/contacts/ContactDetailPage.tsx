@@ -2,8 +2,10 @@
 import { Alert, Loader, Stack, Tabs } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams, useSearchParams } from 'react-router';
-import { errorMessage } from '../../api/client';
+import { ApiError, errorMessage } from '../../api/client';
 import { type Contact, contactsApi } from '../../api/contacts';
+import { usePageTitle } from '../../components/PageHeading';
+import { NotFoundPage } from '../NotFoundPage';
 import { ContactForm } from './ContactForm';
 import { ContactHeader } from './ContactHeader';
 import { FilesPanel } from './FilesPanel';
@@ -21,6 +23,17 @@ const TABS = [
   { value: 'timeline', label: 'Timeline' },
 ] as const;
 
+/** A contact that does not exist, or that the person may not see (the server answers both with 404). */
+function ContactNotFound({ number }: { number: string }) {
+  return (
+    <NotFoundPage
+      title="Contact not found"
+      text={`There is no contact #${number} in your book. It may have been deleted, merged or moved to someone else.`}
+      back={{ to: '/contacts', label: 'Back to contacts' }}
+    />
+  );
+}
+
 export function ContactDetailPage() {
   const { number = '' } = useParams();
   const [params, setParams] = useSearchParams();
@@ -35,7 +48,9 @@ export function ContactDetailPage() {
   const put = (c: Contact) => qc.setQueryData(key, c);
   const refetch = () => void qc.invalidateQueries({ queryKey: key });
 
-  if (!/^\d+$/.test(number)) return <Alert color="red">That is not a contact number.</Alert>;
+  const missing = !/^\d+$/.test(number) || (query.error instanceof ApiError && query.error.status === 404);
+  usePageTitle(query.isPending && !missing ? 'Contact' : null, query.isPending && !missing ? 'Contacts' : null);
+  if (missing) return <ContactNotFound number={number} />;
   if (query.isPending) return <Loader aria-label="Loading the contact" />;
   if (query.isError)
     return (
@@ -49,7 +64,8 @@ export function ContactDetailPage() {
     <Stack>
       <ContactHeader key={`${n}-${contact.updated_at}`} contact={contact} onChanged={put} />
       <Tabs value={tab} onChange={(v) => v && setParams({ tab: v })} keepMounted={false}>
-        <Tabs.List>
+        {/* Six tabs do not fit a phone: the row scrolls inside itself instead of pushing the page sideways. */}
+        <Tabs.List style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
           {TABS.map((t) => (
             <Tabs.Tab key={t.value} value={t.value}>
               {t.label}

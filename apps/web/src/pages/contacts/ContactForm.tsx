@@ -1,11 +1,13 @@
 /** The contact fields form, shared by "New contact" and the detail page's Edit tab. Sends only changed fields. */
 import { type ContactFields, formatPhone, GENDERS, LANGUAGES, US_STATES } from '@harbor/shared';
-import { Alert, Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
 import type { Contact } from '../../api/contacts';
 import { useCurrentUser } from '../../auth/session';
 import { mayPickOwners, OwnerSelect } from '../../components/pickers';
+import { TagPicker } from '../../components/TagPicker';
+import { DuplicateWarning } from './DuplicateWarning';
 import { options, useLookups } from './useLookups';
 
 type Values = Record<string, string>;
@@ -61,6 +63,8 @@ export function ContactForm(props: {
   contact: Contact | null;
   submitLabel: string;
   onSubmit: (b: ContactFields) => Promise<unknown>;
+  /** New contacts: warn while typing when the phone or email is already in the book. */
+  checkDuplicates?: boolean;
 }) {
   const lookups = useLookups();
   const user = useCurrentUser();
@@ -179,20 +183,17 @@ export function ContactForm(props: {
             />
           )}
         </SimpleGrid>
-        <Group gap="md" role="group" aria-label="Tags">
-          {lookups.tags.map((t) => (
-            <Checkbox
-              key={t.id}
-              label={t.name}
-              color={t.color}
-              checked={tagIds.includes(t.id)}
-              onChange={(e) =>
-                setTagIds(e.currentTarget.checked ? [...tagIds, t.id] : tagIds.filter((x) => x !== t.id))
-              }
-            />
-          ))}
-        </Group>
+        <TagPicker
+          label="Tags"
+          description="Pick tags, or type a new name to create it"
+          creatable
+          value={tagIds}
+          known={props.contact?.tags ?? []}
+          onChange={(ids) => setTagIds(ids)}
+          maw={640}
+        />
         {err('tag_ids') && <Alert color="red">{err('tag_ids')}</Alert>}
+        {props.checkDuplicates && <DuplicateWarning phone={values.phone ?? ''} email={values.email ?? ''} />}
         <Group>
           <Button type="submit" loading={busy}>
             {props.submitLabel}

@@ -1,10 +1,56 @@
 /** Name, type, status, tags and the one-click actions (quick status change, assign to me, email checks, card note). */
-import { Alert, Badge, Button, Group, NativeSelect, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { formatPhone } from '@harbor/shared';
+import { Alert, Badge, Button, Group, Modal, NativeSelect, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { type Contact, contactsApi } from '../../api/contacts';
+import { useCurrentUser } from '../../auth/session';
+import { paletteOf } from '../../components/colors';
+import { PageHeading } from '../../components/PageHeading';
 import { options, useLookups } from './useLookups';
+
+/**
+ * "Assign to me" means something only when the contact is not already yours alone: it sits in a pool, or belongs
+ * to someone else. Taking someone else's contact asks first, naming who loses it.
+ */
+function AssignToMe({ contact, run }: { contact: Contact; run: (f: () => Promise<Contact>) => void }) {
+  const me = useCurrentUser();
+  const [asking, setAsking] = useState(false);
+  const mine = contact.owner?.id === me.id;
+  if (mine && !contact.pool) return null;
+  const assign = () => run(() => contactsApi.assignToMe(contact.number));
+  const name = contact.full_name || 'this contact';
+  return (
+    <>
+      <Button variant="light" onClick={() => (mine || !contact.owner ? assign() : setAsking(true))}>
+        Assign to me
+      </Button>
+      <Modal opened={asking} onClose={() => setAsking(false)} title="Assign to me">
+        <Stack>
+          <Text size="sm">
+            Take {name} from {contact.owner?.name}? {contact.owner?.name} will no longer own this contact
+            {contact.pool ? ` and it leaves the pool ${contact.pool.name}` : ''}. The change is recorded on the
+            timeline.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setAsking(false)}>
+              Cancel
+            </Button>
+            <Button
+              onClick={() => {
+                setAsking(false);
+                assign();
+              }}
+            >
+              Assign to me
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
 
 export function ContactHeader({ contact, onChanged }: { contact: Contact; onChanged: (c: Contact) => void }) {
   const lookups = useLookups();
@@ -27,22 +73,24 @@ export function ContactHeader({ contact, onChanged }: { contact: Contact; onChan
   return (
     <Paper withBorder p="md">
       <Stack gap="sm">
-        <Group justify="space-between" align="start">
-          <Stack gap={4}>
-            <Title order={2}>{contact.full_name || 'Unnamed contact'}</Title>
+        <Group justify="space-between" align="start" gap="sm">
+          <Stack gap={4} miw={0}>
+            <PageHeading title={contact.full_name || `Contact #${contact.number}`} section="Contacts">
+              {contact.full_name || 'Unnamed contact'}
+            </PageHeading>
             <Group gap="xs">
               <Badge color={contact.type === 'client' ? 'green' : 'blue'}>
                 {contact.type === 'client' ? 'Client' : 'Lead'}
               </Badge>
               {contact.status && (
-                <Badge color={contact.status.color} variant="light">
+                <Badge color={paletteOf(contact.status.color)} variant="light">
                   {contact.status.name}
                 </Badge>
               )}
               {contact.is_new && <Badge color="orange">New</Badge>}
               {contact.deleted_at && <Badge color="red">Deleted</Badge>}
               {contact.tags.map((t) => (
-                <Badge key={t.id} color={t.color} variant="dot">
+                <Badge key={t.id} color={paletteOf(t.color)} variant="dot">
                   {t.name}
                 </Badge>
               ))}
@@ -53,7 +101,8 @@ export function ContactHeader({ contact, onChanged }: { contact: Contact; onChan
               {contact.age !== null ? ` · Age ${contact.age}` : ''}
             </Text>
             <Text size="sm">
-              {contact.phone ?? 'No phone'} · {contact.email ?? 'No email'}
+              {contact.phone ? formatPhone(contact.phone) : 'No phone'} ·{' '}
+              <span style={{ overflowWrap: 'anywhere' }}>{contact.email ?? 'No email'}</span>
               {contact.email && (
                 <Badge
                   ml="xs"
@@ -68,23 +117,18 @@ export function ContactHeader({ contact, onChanged }: { contact: Contact; onChan
               )}
             </Text>
           </Stack>
-          <Group gap="xs">
+          <Group gap="xs" wrap="wrap">
             <NativeSelect
               aria-label="Quick status"
               value={contact.status ? String(contact.status.id) : ''}
-              onChange={(e) =>
-                run.mutate(() =>
-                  contactsApi.quickUpdate(n, {
-                    field: 'status_id',
-                    value: e.currentTarget.value ? Number(e.currentTarget.value) : null,
-                  }),
-                )
-              }
+              onChange={(e) => {
+                // Read the choice now: React clears currentTarget once the handler returns, before the request runs.
+                const value = e.currentTarget.value ? Number(e.currentTarget.value) : null;
+                run.mutate(() => contactsApi.quickUpdate(n, { field: 'status_id', value }));
+              }}
               data={options(lookups.statuses, 'No status')}
             />
-            <Button variant="light" onClick={() => run.mutate(() => contactsApi.assignToMe(n))}>
-              Assign to me
-            </Button>
+            <AssignToMe contact={contact} run={run.mutate} />
             <Button
               variant="default"
               disabled={!contact.email}
@@ -112,13 +156,13 @@ export function ContactHeader({ contact, onChanged }: { contact: Contact; onChan
             {errorMessage(error)}
           </Alert>
         )}
-        <Group align="end">
+        <Group align="end" wrap="wrap">
           <Textarea
             label="Card note"
             value={note}
             onChange={(e) => setNote(e.currentTarget.value)}
             rows={2}
-            style={{ flex: 1 }}
+            style={{ flex: '1 1 240px' }}
           />
           <Button
             variant="default"

@@ -1,114 +1,48 @@
-/** Search box, group views, pool picker, manager's downline picker, field filters and saved quick filters. */
-import { CONTACT_FILTER_FIELDS, type ContactFilterField, can, type SearchEntry } from '@harbor/shared';
+/** Search box, group views, the manager's downline picker, the filters by name and saved quick filters. */
+import { can } from '@harbor/shared';
 import {
   ActionIcon,
   Button,
   Checkbox,
+  CloseButton,
   Group,
   Menu,
   Modal,
-  NativeSelect,
   SegmentedControl,
+  Select,
   Stack,
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconFilter, IconStar, IconTrash, IconX } from '@tabler/icons-react';
+import { IconSearch, IconStar, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { deleteQuickFilter, listOwners, listPools, listQuickFilters, saveQuickFilter } from '../../api/contacts-list';
+import { errorMessage } from '../../api/client';
+import { deleteQuickFilter, listQuickFilters, saveQuickFilter } from '../../api/contacts-list';
+import { listOwners } from '../../api/people';
 import { useCurrentUser } from '../../auth/session';
+import { mayPickOwners } from '../../components/pickers';
 import { subjectOf } from '../../layout/nav';
+import { ContactsFilters, FilterChips, FiltersButton } from './ContactsFilters';
+import { savedFilterData } from './listUrlState';
 import type { ContactsList, GroupView } from './useContactsList';
 
-const FIELD_LABELS: Record<ContactFilterField, string> = {
-  first_name: 'First name',
-  last_name: 'Last name',
-  email: 'Email',
-  city: 'City',
-  address: 'Address',
-  county: 'County',
-  phone: 'Phone',
-  state: 'State',
-  zip: 'Zip',
-  type: 'Type (lead/client)',
-  category: 'Category',
-  gender: 'Gender',
-  language: 'Language',
-  email_status: 'Email status',
-  status_id: 'Status id',
-  agentflow_status_id: 'Agent-flow status id',
-  source_id: 'Source id',
-  owner_id: 'Owner id',
-  pool_id: 'Pool id',
-  group_id: 'Group id',
-  tag_ids: 'Tag ids (comma separated)',
-  is_new: 'New (true/false)',
-  created_from: 'Created from (YYYY-MM-DD)',
-  created_to: 'Created to (YYYY-MM-DD)',
-  birth_month: 'Birth month (1-12)',
-};
-
-function FilterRow({
-  entry,
-  index,
-  onChange,
-  onRemove,
-}: {
-  entry: SearchEntry;
-  index: number;
-  onChange: (e: SearchEntry) => void;
-  onRemove: () => void;
-}) {
-  const n = index + 1;
-  const value = Array.isArray(entry.value) ? entry.value.join(', ') : String(entry.value ?? '');
-  return (
-    <Group gap="xs" align="end">
-      <NativeSelect
-        label={`Filter ${n} field`}
-        value={entry.field}
-        onChange={(e) => onChange({ field: e.currentTarget.value, value: entry.value })}
-        data={Object.entries(FIELD_LABELS).map(([v, label]) => ({ value: v, label }))}
-      />
-      <TextInput
-        label={`Filter ${n} value`}
-        value={value}
-        onChange={(e) => {
-          const raw = e.currentTarget.value;
-          const list = CONTACT_FILTER_FIELDS[entry.field as ContactFilterField] === 'tags';
-          onChange({
-            field: entry.field,
-            value: list
-              ? raw
-                  .split(',')
-                  .map((s) => s.trim())
-                  .filter(Boolean)
-              : raw,
-          });
-        }}
-      />
-      <ActionIcon variant="subtle" aria-label={`Remove filter ${n}`} onClick={onRemove} mb={4}>
-        <IconX size={16} />
-      </ActionIcon>
-    </Group>
-  );
-}
-
-export function ContactsToolbar({ list }: { list: ContactsList }) {
-  const user = useCurrentUser();
-  const manager = can(subjectOf(user), 'team.view');
-  const { state, setState } = list;
+function QuickFilters({ list }: { list: ContactsList }) {
   const qc = useQueryClient();
-  const pools = useQuery({ queryKey: ['pools'], queryFn: listPools });
-  const owners = useQuery({ queryKey: ['owners'], queryFn: listOwners, enabled: manager });
   const saved = useQuery({ queryKey: ['quick_filters'], queryFn: listQuickFilters });
-  const save = useMutation({
-    mutationFn: (name: string) => saveQuickFilter(name, { ...state } as unknown as Record<string, unknown>),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['quick_filters'] }),
-  });
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [name, setName] = useState('');
   // A saved filter is someone's work: the trash icon asks before it deletes.
   const [toDelete, setToDelete] = useState<{ id: number; name: string } | null>(null);
-  const [menuOpen, setMenuOpen] = useState(false);
+  const save = useMutation({
+    mutationFn: (n: string) => saveQuickFilter(n, savedFilterData(list.state)),
+    onSuccess: () => {
+      setSaving(false);
+      setName('');
+      return qc.invalidateQueries({ queryKey: ['quick_filters'] });
+    },
+  });
   const remove = useMutation({
     mutationFn: deleteQuickFilter,
     onSuccess: () => {
@@ -116,97 +50,38 @@ export function ContactsToolbar({ list }: { list: ContactsList }) {
       return qc.invalidateQueries({ queryKey: ['quick_filters'] });
     },
   });
-  const setFilters = (filters: SearchEntry[]) => setState({ filters });
-  const [saving, setSaving] = useState(false);
-  const [name, setName] = useState('');
-
   return (
-    <Stack gap="sm">
-      <Group align="end" wrap="wrap">
-        <TextInput
-          label="Search contacts"
-          placeholder="Name, email or phone"
-          value={state.q}
-          onChange={(e) => setState({ q: e.currentTarget.value })}
-          w={260}
-        />
-        <SegmentedControl
-          aria-label="Group view"
-          value={state.group}
-          onChange={(v) => setState({ group: v as GroupView })}
-          data={[
-            { value: 'all', label: 'All' },
-            { value: 'deleted', label: 'Deleted' },
-            ...(manager ? [{ value: 'downline', label: 'Downline' }] : []),
-          ]}
-        />
-        <NativeSelect
-          label="Pool"
-          value={String(state.poolId)}
-          onChange={(e) =>
-            setState({ poolId: e.currentTarget.value === 'mine' ? 'mine' : Number(e.currentTarget.value) })
-          }
-          data={[
-            { value: 'mine', label: 'My contacts' },
-            ...(pools.data ?? []).map((p) => ({ value: String(p.id), label: p.name })),
-          ]}
-        />
-        {manager && (
-          <>
-            <NativeSelect
-              label="Downline user"
-              value={state.downlineUserId ? String(state.downlineUserId) : ''}
-              onChange={(e) =>
-                setState({ downlineUserId: e.currentTarget.value ? Number(e.currentTarget.value) : null })
-              }
-              data={[
-                { value: '', label: 'Everyone I can see' },
-                ...(owners.data ?? []).map((o) => ({ value: String(o.id), label: o.name })),
-              ]}
-            />
-            <Checkbox
-              label="All downline"
-              checked={state.allDownline}
-              onChange={(e) => setState({ allDownline: e.currentTarget.checked })}
-              mb={8}
-            />
-          </>
-        )}
-        <Button
-          variant="light"
-          leftSection={<IconFilter size={16} />}
-          onClick={() => setFilters([...state.filters, { field: 'state', value: '' }])}
-        >
-          Add filter
-        </Button>
-        <Menu opened={menuOpen} onChange={setMenuOpen}>
-          <Menu.Target>
-            <Button variant="light" leftSection={<IconStar size={16} />}>
-              Quick filters
-            </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            {(saved.data ?? []).map((f) => (
-              <Group key={f.id} gap={0} wrap="nowrap">
-                <Menu.Item onClick={() => list.applySaved(f.data)}>{f.name}</Menu.Item>
-                <ActionIcon
-                  variant="subtle"
-                  aria-label={`Delete quick filter ${f.name}`}
-                  onClick={() => {
-                    setMenuOpen(false);
-                    setToDelete({ id: f.id, name: f.name });
-                  }}
-                >
-                  <IconTrash size={14} />
-                </ActionIcon>
-              </Group>
-            ))}
-            {saved.data?.length === 0 && <Menu.Label>No saved filters yet</Menu.Label>}
-            <Menu.Divider />
-            <Menu.Item onClick={() => setSaving(true)}>Save current filter</Menu.Item>
-          </Menu.Dropdown>
-        </Menu>
-      </Group>
+    <>
+      <Menu opened={menuOpen} onChange={setMenuOpen}>
+        <Menu.Target>
+          <Button variant="default" leftSection={<IconStar size={16} aria-hidden />}>
+            Quick filters
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {(saved.data ?? []).map((f) => (
+            // role=none: the row is layout; the menu's children are its two menu items.
+            <Group key={f.id} gap={0} wrap="nowrap" role="none">
+              <Menu.Item onClick={() => list.applySaved(f.data)}>{f.name}</Menu.Item>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                role="menuitem"
+                aria-label={`Delete quick filter ${f.name}`}
+                onClick={() => {
+                  setMenuOpen(false);
+                  setToDelete({ id: f.id, name: f.name });
+                }}
+              >
+                <IconTrash size={14} aria-hidden />
+              </ActionIcon>
+            </Group>
+          ))}
+          {saved.data?.length === 0 && <Menu.Label>No saved filters yet</Menu.Label>}
+          <Menu.Divider />
+          <Menu.Item onClick={() => setSaving(true)}>Save current filter</Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
       <Modal opened={toDelete !== null} onClose={() => setToDelete(null)} title="Delete quick filter">
         <Stack>
           <Text size="sm">Delete the quick filter "{toDelete?.name}"? This cannot be undone.</Text>
@@ -224,33 +99,97 @@ export function ContactsToolbar({ list }: { list: ContactsList }) {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            if (!name.trim()) return;
-            save.mutate(name.trim(), { onSuccess: () => setSaving(false) });
+            if (name.trim()) save.mutate(name.trim());
           }}
         >
           <Stack>
+            <Text size="sm" c="dimmed">
+              Saves the search, filters, view and sort you have now.
+            </Text>
             <TextInput
               label="Filter name"
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
               data-autofocus
             />
+            {save.isError && (
+              <Text c="red" size="sm" role="alert">
+                {errorMessage(save.error)}
+              </Text>
+            )}
             <Button type="submit" loading={save.isPending}>
               Save filter
             </Button>
           </Stack>
         </form>
       </Modal>
-      {state.filters.map((f, i) => (
-        <FilterRow
-          // biome-ignore lint/suspicious/noArrayIndexKey: filter rows have no identity beyond their position
-          key={i}
-          entry={f}
-          index={i}
-          onChange={(e) => setFilters(state.filters.map((x, j) => (j === i ? e : x)))}
-          onRemove={() => setFilters(state.filters.filter((_, j) => j !== i))}
+    </>
+  );
+}
+
+export function ContactsToolbar({ list }: { list: ContactsList }) {
+  const user = useCurrentUser();
+  const manager = can(subjectOf(user), 'team.view');
+  const { state, setState } = list;
+  const owners = useQuery({
+    queryKey: ['admin', 'owners'],
+    queryFn: ({ signal }) => listOwners(signal),
+    enabled: manager && mayPickOwners(user),
+  });
+  const active = Object.values(state.filters).some((v) => v?.length);
+  const [filtersOpen, setFiltersOpen] = useState(active);
+
+  return (
+    <Stack gap="sm">
+      <Group align="end" wrap="wrap" gap="sm">
+        <TextInput
+          label="Search contacts"
+          placeholder="Name, email or phone"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={list.text}
+          onChange={(e) => list.setText(e.currentTarget.value)}
+          rightSection={
+            list.text ? <CloseButton aria-label="Clear search" onClick={() => list.setText('')} size="sm" /> : null
+          }
+          style={{ flex: '1 1 240px', maxWidth: 360 }}
         />
-      ))}
+        <SegmentedControl
+          aria-label="Group view"
+          value={state.group}
+          onChange={(v) => setState({ group: v as GroupView })}
+          data={[
+            { value: 'all', label: 'All' },
+            { value: 'deleted', label: 'Deleted' },
+            ...(manager ? [{ value: 'downline', label: 'Downline' }] : []),
+          ]}
+        />
+        {manager && (
+          <>
+            <Select
+              label="Downline user"
+              searchable
+              value={state.downlineUserId ? String(state.downlineUserId) : ''}
+              onChange={(v) => setState({ downlineUserId: v ? Number(v) : null })}
+              data={[
+                { value: '', label: 'Everyone I can see' },
+                ...(owners.data?.data ?? []).map((o) => ({ value: String(o.id), label: o.name })),
+              ]}
+              allowDeselect={false}
+              w={220}
+            />
+            <Checkbox
+              label="All downline"
+              checked={state.allDownline}
+              onChange={(e) => setState({ allDownline: e.currentTarget.checked })}
+              mb={8}
+            />
+          </>
+        )}
+        <FiltersButton list={list} opened={filtersOpen} onToggle={() => setFiltersOpen((o) => !o)} />
+        <QuickFilters list={list} />
+      </Group>
+      <ContactsFilters list={list} opened={filtersOpen} />
+      <FilterChips list={list} />
     </Stack>
   );
 }

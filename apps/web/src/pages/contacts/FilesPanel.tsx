@@ -65,38 +65,40 @@ export function FilesPanel({ number, onChanged }: { number: number; onChanged: (
       {remove.error && <Alert color="red">{errorMessage(remove.error)}</Alert>}
       {files.data?.data.length === 0 && <Text c="dimmed">No files yet.</Text>}
       {!!files.data?.data.length && (
-        <Table aria-label="Files">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Size</Table.Th>
-              <Table.Th>Uploaded</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {files.data.data.map((f) => (
-              <Table.Tr key={f.id}>
-                <Table.Td>
-                  <Anchor href={`${import.meta.env.VITE_API_URL ?? ''}${f.download_url}`} download={f.name}>
-                    {f.name}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{bytes(f.size)}</Table.Td>
-                <Table.Td>
-                  {f.uploaded_by?.name ?? ''} · {when(f.created_at)}
-                </Table.Td>
-                <Table.Td>
-                  <ConfirmDeleteButton
-                    label={`Delete file ${f.name}`}
-                    onConfirm={() => remove.mutate(f.id)}
-                    loading={remove.isPending}
-                  />
-                </Table.Td>
+        <Table.ScrollContainer minWidth={520}>
+          <Table aria-label="Files">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Size</Table.Th>
+                <Table.Th>Uploaded</Table.Th>
+                <Table.Th />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {files.data.data.map((f) => (
+                <Table.Tr key={f.id}>
+                  <Table.Td>
+                    <Anchor href={`${import.meta.env.VITE_API_URL ?? ''}${f.download_url}`} download={f.name}>
+                      {f.name}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{bytes(f.size)}</Table.Td>
+                  <Table.Td>
+                    {f.uploaded_by?.name ?? ''} · {when(f.created_at)}
+                  </Table.Td>
+                  <Table.Td>
+                    <ConfirmDeleteButton
+                      label={`Delete file ${f.name}`}
+                      onConfirm={() => remove.mutate(f.id)}
+                      loading={remove.isPending}
+                    />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
     </Stack>
   );

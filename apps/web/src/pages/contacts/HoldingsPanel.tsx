@@ -1,11 +1,24 @@
 /** Policies and securities of a contact: list, add, delete (policy status can be changed in place). */
 import { POLICY_PRODUCT_TYPES, POLICY_STATUSES, SECURITY_KINDS } from '@harbor/shared';
-import { Alert, Button, Group, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Group,
+  NativeSelect,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { contactsApi, lookupsApi, type PolicyInput, type SecurityInput } from '../../api/contacts';
-import { label, toCents, usd } from './format';
+import { ConfirmDeleteButton } from '../../components/ConfirmDeleteButton';
+import { formatDate, label, toCents, usd } from './format';
 
 const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: label(x) }));
 
@@ -15,14 +28,15 @@ function PolicyForm({ number, onDone }: { number: number; onDone: () => void }) 
     queryFn: () => lookupsApi.carriers(),
     staleTime: 300_000,
   });
-  const [v, setV] = useState({
+  const blank = {
     carrier_id: '',
     product_type: 'medicare_advantage',
     plan_name: '',
     policy_number: '',
     premium: '',
     effective_date: '',
-  });
+  };
+  const [v, setV] = useState(blank);
   const set = (k: keyof typeof v) => (e: { currentTarget: { value: string } }) =>
     setV({ ...v, [k]: e.currentTarget.value });
   const add = useMutation({
@@ -35,7 +49,11 @@ function PolicyForm({ number, onDone }: { number: number; onDone: () => void }) 
       if (v.effective_date) body.effective_date = v.effective_date;
       return contactsApi.addPolicy(number, body);
     },
-    onSuccess: onDone,
+    onSuccess: () => {
+      // The form is ready for the next policy; keeping the last one's values invites a duplicate.
+      setV(blank);
+      onDone();
+    },
   });
   return (
     <Stack gap="xs">
@@ -71,7 +89,8 @@ function PolicyForm({ number, onDone }: { number: number; onDone: () => void }) 
 }
 
 function SecurityForm({ number, onDone }: { number: number; onDone: () => void }) {
-  const [v, setV] = useState({ kind: 'annuity', institution: '', account_last4: '', value: '' });
+  const blank = { kind: 'annuity', institution: '', account_last4: '', value: '' };
+  const [v, setV] = useState(blank);
   const set = (k: keyof typeof v) => (e: { currentTarget: { value: string } }) =>
     setV({ ...v, [k]: e.currentTarget.value });
   const add = useMutation({
@@ -82,7 +101,10 @@ function SecurityForm({ number, onDone }: { number: number; onDone: () => void }
       if (v.value) body.value_cents = toCents(v.value);
       return contactsApi.addSecurity(number, body);
     },
-    onSuccess: onDone,
+    onSuccess: () => {
+      setV(blank);
+      onDone();
+    },
   });
   return (
     <Stack gap="xs">
@@ -133,50 +155,51 @@ export function HoldingsPanel({ number, onChanged }: { number: number; onChanged
       {error && <Alert color="red">{errorMessage(error)}</Alert>}
       {policies.data?.data.length === 0 && <Text c="dimmed">No policies yet.</Text>}
       {!!policies.data?.data.length && (
-        <Table aria-label="Policies">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Carrier</Table.Th>
-              <Table.Th>Product</Table.Th>
-              <Table.Th>Plan</Table.Th>
-              <Table.Th>Premium</Table.Th>
-              <Table.Th>Effective</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {policies.data.data.map((p) => (
-              <Table.Tr key={p.id}>
-                <Table.Td>{p.carrier?.name ?? '—'}</Table.Td>
-                <Table.Td>{label(p.product_type)}</Table.Td>
-                <Table.Td>{p.plan_name ?? '—'}</Table.Td>
-                <Table.Td>{usd(p.premium_cents)}</Table.Td>
-                <Table.Td>{p.effective_date ?? '—'}</Table.Td>
-                <Table.Td>
-                  <NativeSelect
-                    aria-label={`Status of policy ${p.id}`}
-                    size="xs"
-                    value={p.status}
-                    onChange={(e) => status.mutate({ id: p.id, status: e.currentTarget.value })}
-                    data={opts(POLICY_STATUSES)}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <Button
-                    size="compact-xs"
-                    variant="subtle"
-                    color="red"
-                    onClick={() => delPolicy.mutate(p.id)}
-                    aria-label={`Delete policy ${p.id}`}
-                  >
-                    Delete
-                  </Button>
-                </Table.Td>
+        <Table.ScrollContainer minWidth={820}>
+          <Table aria-label="Policies">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Carrier</Table.Th>
+                <Table.Th>Product</Table.Th>
+                <Table.Th>Plan</Table.Th>
+                <Table.Th>Policy number</Table.Th>
+                <Table.Th>Monthly premium</Table.Th>
+                <Table.Th>Effective</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {policies.data.data.map((p) => (
+                <Table.Tr key={p.id}>
+                  <Table.Td>{p.carrier?.name ?? '—'}</Table.Td>
+                  <Table.Td>{label(p.product_type)}</Table.Td>
+                  <Table.Td>{p.plan_name ?? '—'}</Table.Td>
+                  <Table.Td>{p.policy_number ?? '—'}</Table.Td>
+                  <Table.Td>{usd(p.premium_cents)}</Table.Td>
+                  <Table.Td>{formatDate(p.effective_date) || '—'}</Table.Td>
+                  <Table.Td>
+                    <NativeSelect
+                      aria-label={`Status of policy ${p.policy_number ?? p.plan_name ?? p.id}`}
+                      size="xs"
+                      value={p.status}
+                      onChange={(e) => status.mutate({ id: p.id, status: e.currentTarget.value })}
+                      data={opts(POLICY_STATUSES)}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <ConfirmDeleteButton
+                      label={`Delete policy ${p.policy_number ?? p.plan_name ?? label(p.product_type)}`}
+                      onConfirm={() => delPolicy.mutate(p.id)}
+                    />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       <PolicyForm number={number} onDone={refresh} />
       <Title order={4} mt="md">
@@ -184,38 +207,37 @@ export function HoldingsPanel({ number, onChanged }: { number: number; onChanged
       </Title>
       {securities.data?.data.length === 0 && <Text c="dimmed">No securities yet.</Text>}
       {!!securities.data?.data.length && (
-        <Table aria-label="Securities">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Kind</Table.Th>
-              <Table.Th>Institution</Table.Th>
-              <Table.Th>Account</Table.Th>
-              <Table.Th>Value</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {securities.data.data.map((s) => (
-              <Table.Tr key={s.id}>
-                <Table.Td>{label(s.kind)}</Table.Td>
-                <Table.Td>{s.institution ?? '—'}</Table.Td>
-                <Table.Td>{s.account_last4 ? `•••• ${s.account_last4}` : '—'}</Table.Td>
-                <Table.Td>{usd(s.value_cents)}</Table.Td>
-                <Table.Td>
-                  <Button
-                    size="compact-xs"
-                    variant="subtle"
-                    color="red"
-                    onClick={() => delSecurity.mutate(s.id)}
-                    aria-label={`Delete security ${s.id}`}
-                  >
-                    Delete
-                  </Button>
-                </Table.Td>
+        <Table.ScrollContainer minWidth={560}>
+          <Table aria-label="Securities">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Kind</Table.Th>
+                <Table.Th>Institution</Table.Th>
+                <Table.Th>Account</Table.Th>
+                <Table.Th>Value</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {securities.data.data.map((s) => (
+                <Table.Tr key={s.id}>
+                  <Table.Td>{label(s.kind)}</Table.Td>
+                  <Table.Td>{s.institution ?? '—'}</Table.Td>
+                  <Table.Td>{s.account_last4 ? `•••• ${s.account_last4}` : '—'}</Table.Td>
+                  <Table.Td>{usd(s.value_cents)}</Table.Td>
+                  <Table.Td>
+                    <ConfirmDeleteButton
+                      label={`Delete ${label(s.kind)}${s.institution ? ` at ${s.institution}` : ''}`}
+                      onConfirm={() => delSecurity.mutate(s.id)}
+                    />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       <SecurityForm number={number} onDone={refresh} />
     </Stack>

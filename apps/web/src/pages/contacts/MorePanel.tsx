@@ -1,5 +1,5 @@
 /** Linked contact, activity, data capture, Rx details and transfer history of a contact. */
-import { ACTIVITY_TYPES } from '@harbor/shared';
+import { ACTIVITY_TYPES, featureGateOpen } from '@harbor/shared';
 import {
   Alert,
   Anchor,
@@ -18,6 +18,8 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { type Contact, contactsApi, type DataCapture, type Rx } from '../../api/contacts';
+import { useCurrentUser } from '../../auth/session';
+import { subjectOf } from '../../layout/nav';
 import { label, when } from './format';
 
 function LinkedContact({ contact, onChanged }: { contact: Contact; onChanged: (c: Contact) => void }) {
@@ -157,13 +159,15 @@ function RowsEditor<T extends Record<string, unknown>>(props: {
 export function MorePanel({ contact, onChanged }: { contact: Contact; onChanged: (c: Contact) => void }) {
   const n = contact.number;
   const qc = useQueryClient();
+  // The server refuses update_linked_contact with the flag off; the section is not offered then.
+  const linking = featureGateOpen(subjectOf(useCurrentUser()), 'linked_contacts');
   const capture = useQuery({ queryKey: ['contact', n, 'data_capture'], queryFn: () => contactsApi.dataCapture(n) });
   const rx = useQuery({ queryKey: ['contact', n, 'rx'], queryFn: () => contactsApi.rx(n) });
   const transfers = useQuery({ queryKey: ['contact', n, 'transfers'], queryFn: () => contactsApi.transferHistory(n) });
   const after = () => void qc.invalidateQueries({ queryKey: ['contact', n, 'detail'] });
   return (
     <Stack gap="lg">
-      <LinkedContact contact={contact} onChanged={onChanged} />
+      {linking && <LinkedContact contact={contact} onChanged={onChanged} />}
       <Activity contact={contact} onChanged={onChanged} />
       {capture.data && (
         <RowsEditor<DataCapture>
@@ -219,26 +223,28 @@ export function MorePanel({ contact, onChanged }: { contact: Contact; onChanged:
           </Text>
         )}
         {!!transfers.data?.data.length && (
-          <Table aria-label="Transfer history">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>When</Table.Th>
-                <Table.Th>From</Table.Th>
-                <Table.Th>To</Table.Th>
-                <Table.Th>Status</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {transfers.data.data.map((t) => (
-                <Table.Tr key={t.id}>
-                  <Table.Td>{when(t.created_at)}</Table.Td>
-                  <Table.Td>{t.from_user?.name ?? '—'}</Table.Td>
-                  <Table.Td>{t.to_user?.name ?? '—'}</Table.Td>
-                  <Table.Td>{t.reverted ? 'reverted' : t.status}</Table.Td>
+          <Table.ScrollContainer minWidth={520}>
+            <Table aria-label="Transfer history">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>When</Table.Th>
+                  <Table.Th>From</Table.Th>
+                  <Table.Th>To</Table.Th>
+                  <Table.Th>Status</Table.Th>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {transfers.data.data.map((t) => (
+                  <Table.Tr key={t.id}>
+                    <Table.Td>{when(t.created_at)}</Table.Td>
+                    <Table.Td>{t.from_user?.name ?? '—'}</Table.Td>
+                    <Table.Td>{t.to_user?.name ?? '—'}</Table.Td>
+                    <Table.Td>{t.reverted ? 'reverted' : t.status}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         )}
       </Stack>
     </Stack>

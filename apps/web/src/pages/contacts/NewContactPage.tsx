@@ -1,7 +1,8 @@
-import { Stack, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { contactsApi } from '../../api/contacts';
+import { PageHeading } from '../../components/PageHeading';
 import { ContactForm } from './ContactForm';
 
 /** /contacts/new: the same form as the detail page; on success, the new contact's page. */
@@ -10,9 +11,10 @@ export function NewContactPage() {
   const qc = useQueryClient();
   return (
     <Stack>
-      <Title order={2}>New contact</Title>
+      <PageHeading title="New contact" section="Contacts" />
       <ContactForm
         contact={null}
+        checkDuplicates
         submitLabel="Create contact"
         onSubmit={async (body) => {
           const c = await contactsApi.create(body);

@@ -8,6 +8,7 @@ import {
   Card,
   Group,
   Loader,
+  Modal,
   Pagination,
   Progress,
   Stack,
@@ -16,10 +17,12 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { getTransferAttempt, getTransferLogs, listTransferAttempts, revertTransfer } from '../../api/contacts-list';
+import { PageHeading } from '../../components/PageHeading';
+import { onTransferUpdate } from '../../live/transfers';
 
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : '—';
@@ -33,6 +36,17 @@ export function statusLabel(a: TransferAttempt): { label: string; color: string 
   return { label: a.status, color: 'blue' };
 }
 
+/** What happened to each contact of the attempt: a reverted transfer's rows went back, they were not "moved". */
+export function rowState(a: TransferAttempt): string {
+  if (a.reverted) return 'Moved back';
+  if (a.reverting) return 'Moving back';
+  return 'Moved';
+}
+
+/**
+ * A transfer's live message (on the person's own notifications stream) refreshes what the page shows at once;
+ * polling stays as the fallback while an attempt runs.
+ */
 function AttemptDetail({ id }: { id: number }) {
   const qc = useQueryClient();
   const [page, setPage] = useState(1);
@@ -46,6 +60,7 @@ function AttemptDetail({ id }: { id: number }) {
         : false,
   });
   const logs = useQuery({ queryKey: ['transfer_logs', id, page], queryFn: () => getTransferLogs(id, page) });
+  const [confirming, setConfirming] = useState(false);
   const revert = useMutation({
     mutationFn: () => revertTransfer(id),
     onSuccess: () => {
@@ -69,14 +84,18 @@ function AttemptDetail({ id }: { id: number }) {
           <Title order={3} size="h4">
             Transfer #{a.id} to {target(a)}
           </Title>
-          <Badge color={s.color} aria-label={`Status ${s.label}`}>
+          <Badge color={s.color} role="status" aria-label={`Status ${s.label}`}>
             {s.label}
           </Badge>
         </Group>
         <Progress value={a.total ? (100 * a.processed) / a.total : 0} aria-label="Transfer progress" />
         <Text size="sm">
-          {a.processed.toLocaleString()} of {a.total.toLocaleString()} contacts moved · started {when(a.created_at)} by{' '}
-          {a.created_by?.name ?? '—'}
+          {a.reverted
+            ? `${a.total.toLocaleString('en-US')} contacts moved back to their previous owners`
+            : a.reverting
+              ? `Moving ${a.total.toLocaleString('en-US')} contacts back to their previous owners`
+              : `${a.processed.toLocaleString('en-US')} of ${a.total.toLocaleString('en-US')} contacts moved`}{' '}
+          · started {when(a.created_at)} by {a.created_by?.name ?? '—'}
           {a.completed_at ? ` · completed ${when(a.completed_at)}` : ''}
         </Text>
         {a.error && (
@@ -91,37 +110,63 @@ function AttemptDetail({ id }: { id: number }) {
         )}
         {canRevert && (
           <Group>
-            <Button color="orange" onClick={() => revert.mutate()} loading={revert.isPending}>
+            <Button color="orange" variant="light" onClick={() => setConfirming(true)} loading={revert.isPending}>
               Revert transfer
             </Button>
           </Group>
         )}
-        <Table aria-label="Transferred contacts">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Contact</Table.Th>
-              <Table.Th>From</Table.Th>
-              <Table.Th>To</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(logs.data?.data ?? []).map((l) => (
-              <Table.Tr key={l.id}>
-                <Table.Td>
-                  {l.contact ? (
-                    <Anchor component={Link} to={`/contacts/${l.contact.number}`}>
-                      {l.contact.name}
-                    </Anchor>
-                  ) : (
-                    '—'
-                  )}
-                </Table.Td>
-                <Table.Td>{l.from_user?.name ?? '—'}</Table.Td>
-                <Table.Td>{l.to_user?.name ?? target(a)}</Table.Td>
+        <Modal opened={confirming} onClose={() => setConfirming(false)} title="Revert transfer">
+          <Stack>
+            <Text size="sm">
+              Move the {a.total.toLocaleString('en-US')} contacts of transfer #{a.id} back to the owners and pools they
+              had before? Contacts changed since the transfer are moved back too.
+            </Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setConfirming(false)}>
+                Cancel
+              </Button>
+              <Button
+                color="orange"
+                onClick={() => {
+                  setConfirming(false);
+                  revert.mutate();
+                }}
+              >
+                Revert transfer
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+        <Table.ScrollContainer minWidth={520}>
+          <Table aria-label="Transferred contacts">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Contact</Table.Th>
+                <Table.Th>From</Table.Th>
+                <Table.Th>To</Table.Th>
+                <Table.Th>State</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {(logs.data?.data ?? []).map((l) => (
+                <Table.Tr key={l.id}>
+                  <Table.Td>
+                    {l.contact ? (
+                      <Anchor component={Link} to={`/contacts/${l.contact.number}`}>
+                        {l.contact.name}
+                      </Anchor>
+                    ) : (
+                      '—'
+                    )}
+                  </Table.Td>
+                  <Table.Td>{l.from_user?.name ?? '—'}</Table.Td>
+                  <Table.Td>{l.to_user?.name ?? target(a)}</Table.Td>
+                  <Table.Td>{rowState(a)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
         {logs.data && logs.data.meta.total_pages > 1 && (
           <Pagination total={logs.data.meta.total_pages} value={page} onChange={setPage} aria-label="Log pages" />
         )}
@@ -135,10 +180,21 @@ export function TransfersPage() {
   const [page, setPage] = useState(1);
   const selected = Number(params.get('attempt')) || null;
   const list = useQuery({ queryKey: ['transfer_attempts', page], queryFn: () => listTransferAttempts(page) });
+  const qc = useQueryClient();
+  // A live update (finished, failed, reverted) refreshes that attempt, its logs and the list.
+  useEffect(
+    () =>
+      onTransferUpdate((m) => {
+        for (const key of [['transfer_attempt', m.id], ['transfer_logs', m.id], ['transfer_attempts']]) {
+          void qc.invalidateQueries({ queryKey: key });
+        }
+      }),
+    [qc],
+  );
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>Transfers</Title>
+        <PageHeading title="Transfers" section="Contacts" />
         <Anchor component={Link} to="/contacts">
           Back to contacts
         </Anchor>
@@ -151,37 +207,43 @@ export function TransfersPage() {
       {list.isPending && <Loader aria-label="Loading transfers" />}
       {list.data && list.data.data.length === 0 && <Text c="dimmed">No transfers yet.</Text>}
       {list.data && list.data.data.length > 0 && (
-        <Table highlightOnHover aria-label="Transfer attempts">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>#</Table.Th>
-              <Table.Th>To</Table.Th>
-              <Table.Th>Contacts</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Started</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data.data.map((a) => {
-              const s = statusLabel(a);
-              return (
-                <Table.Tr key={a.id} style={{ cursor: 'pointer' }} onClick={() => setParams({ attempt: String(a.id) })}>
-                  <Table.Td>
-                    <Anchor component="button" onClick={() => setParams({ attempt: String(a.id) })}>
-                      {`Transfer ${a.id}`}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{target(a)}</Table.Td>
-                  <Table.Td>{a.total.toLocaleString()}</Table.Td>
-                  <Table.Td>
-                    <Badge color={s.color}>{s.label}</Badge>
-                  </Table.Td>
-                  <Table.Td>{when(a.created_at)}</Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
+        <Table.ScrollContainer minWidth={560}>
+          <Table highlightOnHover aria-label="Transfer attempts">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>#</Table.Th>
+                <Table.Th>To</Table.Th>
+                <Table.Th>Contacts</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Started</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.data.map((a) => {
+                const s = statusLabel(a);
+                return (
+                  <Table.Tr
+                    key={a.id}
+                    style={{ cursor: 'pointer' }}
+                    onClick={() => setParams({ attempt: String(a.id) })}
+                  >
+                    <Table.Td>
+                      <Anchor component="button" onClick={() => setParams({ attempt: String(a.id) })}>
+                        {`Transfer ${a.id}`}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{target(a)}</Table.Td>
+                    <Table.Td>{a.total.toLocaleString('en-US')}</Table.Td>
+                    <Table.Td>
+                      <Badge color={s.color}>{s.label}</Badge>
+                    </Table.Td>
+                    <Table.Td>{when(a.created_at)}</Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       {list.data && list.data.meta.total_pages > 1 && (
         <Pagination total={list.data.meta.total_pages} value={page} onChange={setPage} aria-label="Transfer pages" />

@@ -1,121 +1,105 @@
 /**
- * The list screen's state: the contacts scope (search, filters, group view, pool, downline, order), keyset paging
- * (a stack of cursors, so Previous is exact), and the selection (chosen ids, or "every contact matching").
+ * The list screen's state: the view (search, filters, group view, pool, downline, order, page, page size) read from
+ * and written to the address (listUrlState.ts), and the selection (chosen ids, or "every contact matching").
  */
-import { CONTACTS_DEFAULT_LIMIT, type ContactsScopeInput, DEBOUNCE_MS, type SearchEntry } from '@harbor/shared';
+import { CONTACTS_MAX_OFFSET, DEBOUNCE_MS } from '@harbor/shared';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { listContacts, type Selection } from '../../api/contacts-list';
+import {
+  INITIAL_STATE,
+  type ListState,
+  parseListState,
+  scopeOf,
+  serializeListState,
+  stateFromSaved,
+} from './listUrlState';
 
-export type GroupView = 'all' | 'deleted' | 'downline';
+export type { GroupView, ListState } from './listUrlState';
 
-export interface ListState {
-  q: string;
-  filters: SearchEntry[];
-  group: GroupView;
-  poolId: 'mine' | number;
-  downlineUserId: number | null;
-  allDownline: boolean;
-  orderField: string;
-  order: 'ASC' | 'DESC';
-  duplicates: boolean;
-}
+/** The last page a page number reaches; deeper pages go by cursor (the server refuses deeper OFFSETs). */
+export const lastNumberedPage = (size: number) => Math.floor(CONTACTS_MAX_OFFSET / size) + 1;
 
-export const INITIAL_STATE: ListState = {
-  q: '',
-  filters: [],
-  group: 'all',
-  poolId: 'mine',
-  downlineUserId: null,
-  allDownline: false,
-  orderField: 'last_name',
-  order: 'ASC',
-  duplicates: false,
-};
+export function useContactsList() {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const state = useMemo(() => parseListState(params), [params]);
 
-/** The scope the server reads; empty filter entries are dropped before asking (spec §5). */
-export function scopeOf(s: ListState, q: string): ContactsScopeInput {
-  const search = s.filters.filter(
-    (f) => f.value !== '' && f.value !== null && f.value !== undefined && !(Array.isArray(f.value) && !f.value.length),
-  );
-  return {
-    q: q.trim() || undefined,
-    search,
-    contact_group: s.group,
-    pool_id: s.poolId,
-    downline_user_id: s.downlineUserId ?? undefined,
-    all_downline: s.allDownline,
-    order_field: s.orderField,
-    order: s.order,
-    ...(s.duplicates
-      ? {
-          representer_type: 'duplicate_merge' as const,
-          duplicate: { is_duplicate: true, first_name: true, last_name: true },
-        }
-      : {}),
+  /** Any change but paging starts again from page one; the search box replaces history, the rest adds to it. */
+  const update = (patch: Partial<ListState>, opts: { replace?: boolean } = {}) => {
+    const paging = Object.keys(patch).every((k) => k === 'page' || k === 'cursor');
+    const next: ListState = { ...state, ...(paging ? {} : { page: 1, cursor: null }), ...patch };
+    setParams(serializeListState(next), { replace: opts.replace });
   };
-}
 
-/** A saved quick filter holds the list state; a scope-shaped one (search, q, order_field...) is read too. */
-export function stateFromSaved(data: Record<string, unknown>): ListState {
-  const scope = data as { search?: SearchEntry[]; order_field?: string; order?: string; contact_group?: GroupView };
-  return {
-    ...INITIAL_STATE,
-    ...(Array.isArray(scope.search) ? { filters: scope.search } : {}),
-    ...(scope.order_field ? { orderField: scope.order_field } : {}),
-    ...(scope.order === 'DESC' ? { order: 'DESC' as const } : {}),
-    ...(scope.contact_group ? { group: scope.contact_group } : {}),
-    ...(data as Partial<ListState>),
-  };
-}
+  // The search box types freely; the address (and the request) follow once typing pauses.
+  const [text, setText] = useState(state.q);
+  const [debounced] = useDebouncedValue(text, DEBOUNCE_MS);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a pause in typing writes the search
+  useEffect(() => {
+    if (debounced !== state.q) update({ q: debounced }, { replace: true });
+  }, [debounced]);
+  // Back, Forward or a quick filter changed the search: the box shows it.
+  useEffect(() => setText(state.q), [state.q]);
 
-export function useContactsList(limit = CONTACTS_DEFAULT_LIMIT) {
-  const [state, setStateRaw] = useState<ListState>(INITIAL_STATE);
-  const [debouncedQ] = useDebouncedValue(state.q, DEBOUNCE_MS);
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const scope = useMemo(() => scopeOf(state), [state]);
+  const scopeKey = JSON.stringify(scope);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [allMatching, setAllMatching] = useState(false);
-
-  const scope = useMemo(() => scopeOf(state, debouncedQ), [state, debouncedQ]);
-  const scopeKey = JSON.stringify(scope);
   const [lastKey, setLastKey] = useState(scopeKey);
   if (lastKey !== scopeKey) {
-    // A new filter starts from page one with nothing selected.
+    // A new filter starts with nothing selected.
     setLastKey(scopeKey);
-    setCursors([null]);
     setSelected(new Set());
     setAllMatching(false);
   }
-  const page = cursors.length;
-  const cursor = cursors[cursors.length - 1];
+
   const query = useQuery({
-    queryKey: ['contacts', scopeKey, cursor, limit],
-    queryFn: ({ signal }) => listContacts({ ...scope, limit, page, cursor }, signal),
+    queryKey: ['contacts', scopeKey, state.page, state.size, state.cursor],
+    queryFn: ({ signal }) =>
+      listContacts({ ...scope, limit: state.size, page: state.page, cursor: state.cursor }, signal),
     placeholderData: keepPreviousData,
   });
 
-  const setState = (patch: Partial<ListState>) => setStateRaw((s) => ({ ...s, ...patch }));
   const selection: Selection = allMatching ? { all: true, contacts_scope: scope } : { ids: [...selected] };
-  const hasSelection = allMatching || selected.size > 0;
+  const meta = query.data?.meta;
+  const numbered = lastNumberedPage(state.size);
 
   return {
     state,
-    setState,
+    text,
+    setText,
+    setState: update,
+    /** Back to the default list (search and filters cleared; view, pool and page size kept). */
+    clearFilters: () => {
+      setText('');
+      update({ q: '', filters: {} });
+    },
     scope,
     query,
-    page,
+    page: state.page,
+    numberedPages: numbered,
+    goTo: (page: number) => update({ page: Math.max(1, Math.min(page, numbered)), cursor: null }),
     next: () => {
-      const c = query.data?.meta.next_cursor;
-      if (c) setCursors((cs) => [...cs, c]);
+      if (!meta?.next_cursor) return;
+      const page = state.page + 1;
+      // Within page-number reach a page is a plain number (bookmarkable); beyond it the cursor carries on.
+      update(page <= numbered ? { page, cursor: null } : { page, cursor: meta.next_cursor });
     },
-    previous: () => setCursors((cs) => (cs.length > 1 ? cs.slice(0, -1) : cs)),
+    previous: () => {
+      if (state.page <= 1) return;
+      const page = state.page - 1;
+      if (page <= numbered) update({ page, cursor: null });
+      // Cursor pages are only reached by Next, so the page before is the previous entry of the history.
+      else if (location.key !== 'default') navigate(-1);
+      else update({ page: 1, cursor: null });
+    },
     sortBy: (field: string) =>
-      setStateRaw((s) => ({
-        ...s,
-        orderField: field,
-        order: s.orderField === field && s.order === 'ASC' ? 'DESC' : 'ASC',
-      })),
+      update({ orderField: field, order: state.orderField === field && state.order === 'ASC' ? 'DESC' : 'ASC' }),
+    setPageSize: (size: number) => update({ size }),
     selected,
     toggle: (id: number) => {
       setAllMatching(false);
@@ -141,9 +125,14 @@ export function useContactsList(limit = CONTACTS_DEFAULT_LIMIT) {
       setAllMatching(false);
     },
     selection,
-    hasSelection,
-    applySaved: (data: Record<string, unknown>) => setStateRaw(stateFromSaved(data)),
+    hasSelection: allMatching || selected.size > 0,
+    applySaved: (data: Record<string, unknown>) => {
+      const saved = stateFromSaved(data);
+      setText(saved.q);
+      setParams(serializeListState({ ...saved, size: state.size }));
+    },
   };
 }
 
+export { INITIAL_STATE };
 export type ContactsList = ReturnType<typeof useContactsList>;

@@ -8,13 +8,11 @@ export function useLookups() {
   const agentflow = useQuery({ queryKey: ['lookups', 'agentflow'], queryFn: lookupsApi.agentflow, ...opts });
   const sources = useQuery({ queryKey: ['lookups', 'sources'], queryFn: lookupsApi.sources, ...opts });
   const groups = useQuery({ queryKey: ['lookups', 'groups'], queryFn: lookupsApi.groups, ...opts });
-  const tags = useQuery({ queryKey: ['lookups', 'tags'], queryFn: () => lookupsApi.tags(), ...opts });
   return {
     statuses: statuses.data?.data ?? [],
     agentflow: agentflow.data ?? { groups: [], ungrouped: [] },
     sources: sources.data?.data ?? [],
     groups: groups.data?.data ?? [],
-    tags: tags.data?.data ?? [],
   };
 }
 

@@ -1,4 +1,5 @@
 /** Who owns the imported contacts, their tags, the lead vendor, and how the existing book is scrubbed. */
+import type { OnMatch, ScrubKey } from '@harbor/shared';
 import { Checkbox, Group, NativeSelect, SimpleGrid, TagsInput, TextInput } from '@mantine/core';
 import type { ImportOptionsForm } from '../../api/imports';
 import { OwnerSelect, PoolSelect } from '../../components/pickers';
@@ -10,7 +11,7 @@ export interface OptionsState {
   tags: string[];
   tagColor: string;
   scrubBy: string[];
-  onMatch: 'update' | 'skip';
+  onMatch: OnMatch;
   updatedTags: string[];
   vendorName: string;
   vendorType: string;
@@ -22,8 +23,9 @@ export const initialOptions: OptionsState = {
   pool: '',
   tags: [],
   tagColor: 'blue',
-  scrubBy: ['phone', 'email'],
-  onMatch: 'update',
+  scrubBy: ['phone', 'email', 'medicare_number'],
+  // Defaults never destroy data: a match only gets what it lacks (docs/decisions/import-matching-rules.md).
+  onMatch: 'fill',
   updatedTags: [],
   vendorName: '',
   vendorType: 'lead',
@@ -39,9 +41,7 @@ export function toForm(o: OptionsState): Partial<ImportOptionsForm> {
     pool: o.pool ? Number(o.pool) : undefined,
     tags: o.tags.map((name) => ({ name, color: o.tagColor })),
     updated_lead_tags: o.updatedTags.map((name) => ({ name, color: o.tagColor })),
-    scrub_against: o.scrubBy.length
-      ? { by: o.scrubBy as Array<'phone' | 'email' | 'name_address'>, on_match: o.onMatch }
-      : undefined,
+    scrub_against: o.scrubBy.length ? { by: o.scrubBy as ScrubKey[], on_match: o.onMatch } : undefined,
     api_vendor_obj: o.vendorName.trim()
       ? { vendor_name: o.vendorName.trim(), vendor_type: o.vendorType || 'lead' }
       : undefined,
@@ -82,7 +82,7 @@ export function ImportOptions(props: {
         onChange={(tags) => set({ tags })}
       />
       <NativeSelect
-        label="Tag colour"
+        label="Tag color"
         value={v.tagColor}
         onChange={(e) => set({ tagColor: e.currentTarget.value })}
         data={COLORS}
@@ -113,16 +113,19 @@ export function ImportOptions(props: {
         <Group mt="xs">
           <Checkbox value="phone" label="Phone" />
           <Checkbox value="email" label="Email" />
+          <Checkbox value="medicare_number" label="Medicare number" />
           <Checkbox value="name_address" label="Name and address" />
         </Group>
       </Checkbox.Group>
       <NativeSelect
         label="When a contact already exists"
+        description="Names, date of birth and Medicare number change only when the row is surely the same person"
         value={v.onMatch}
-        onChange={(e) => set({ onMatch: e.currentTarget.value as 'update' | 'skip' })}
+        onChange={(e) => set({ onMatch: e.currentTarget.value as OnMatch })}
         data={[
-          { value: 'update', label: 'Update it' },
-          { value: 'skip', label: 'Skip the row' },
+          { value: 'fill', label: 'Fill in its blank fields only' },
+          { value: 'update', label: "Replace its values with the file's" },
+          { value: 'skip', label: 'Leave it alone (skip the row)' },
         ]}
       />
       <TagsInput

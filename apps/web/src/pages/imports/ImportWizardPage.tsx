@@ -7,8 +7,6 @@ import {
   Paper,
   SimpleGrid,
   Stack,
-  Table,
-  Text,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -25,9 +23,11 @@ import {
   validateImport,
 } from '../../api/imports';
 import { useCurrentUser } from '../../auth/session';
+import { PageHeading } from '../../components/PageHeading';
 import { mayPickOwners } from '../../components/pickers';
 import { ImportOptions, initialOptions, type OptionsState, toForm } from './ImportOptions';
 import { MappingTable } from './MappingTable';
+import { PreviewSummary } from './PreviewSummary';
 import { watchImport } from './watchImport';
 
 export function ImportWizardPage() {
@@ -36,6 +36,8 @@ export function ImportWizardPage() {
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [sheet, setSheet] = useState<string | undefined>();
+  // Kept apart from the preview: a sheet that holds no list fails its preview, and the picker must stay to go back.
+  const [sheets, setSheets] = useState<string[]>([]);
   const [mapping, setMapping] = useState<Record<string, string>>({});
   const [options, setOptions] = useState<OptionsState>(initialOptions);
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -49,6 +51,9 @@ export function ImportWizardPage() {
       validateImport(args.file, { ...toForm(options), fields: args.fields, sheet: args.sheet }),
     onSuccess: (p) => {
       setPreview(p);
+      setSheets(p.sheets);
+      // The server picks the first sheet holding a list when none was asked for; the picker shows which.
+      setSheet(p.sheet ?? undefined);
       setMapping(Object.fromEntries(p.columns.map((c) => [c.header, c.field])));
     },
   });
@@ -57,7 +62,7 @@ export function ImportWizardPage() {
     onSuccess: (attempt) => {
       watchImport(attempt);
       void queryClient.invalidateQueries({ queryKey: ['import_attempts'] });
-      navigate('/contacts/imports');
+      navigate(`/contacts/imports/${attempt.id}`);
     },
   });
   const save = useMutation({
@@ -85,6 +90,7 @@ export function ImportWizardPage() {
     setPreviewed(false);
     setMapping({});
     setSheet(undefined);
+    setSheets([]);
     if (f) validate.mutate({ file: f, fields: {} });
   };
   const runPreview = () => {
@@ -106,7 +112,7 @@ export function ImportWizardPage() {
   return (
     <Stack maw={1100}>
       <Group justify="space-between">
-        <Title order={2}>Import contacts</Title>
+        <PageHeading title="Import contacts" />
         <Button component={Link} to="/contacts/imports" variant="subtle">
           All imports
         </Button>
@@ -121,14 +127,16 @@ export function ImportWizardPage() {
             onChange={pick}
             clearable
           />
-          {preview && preview.sheets.length > 1 && (
+          {sheets.length > 1 && (
             <NativeSelect
               label="Sheet"
-              value={sheet ?? preview.sheet ?? ''}
-              data={preview.sheets}
+              description="The workbook has several sheets: pick the one the list is on"
+              value={sheet ?? ''}
+              data={sheets}
               onChange={(e) => {
                 const s = e.currentTarget.value;
                 setSheet(s);
+                setPreview(null);
                 setPreviewed(false);
                 if (file) validate.mutate({ file, fields: {}, sheet: s });
               }}
@@ -211,63 +219,5 @@ export function ImportWizardPage() {
         </>
       )}
     </Stack>
-  );
-}
-
-function PreviewSummary(props: { preview: Preview; onDownload: () => void }) {
-  const p = props.preview;
-  const figures: Array<[string, number]> = [
-    ['Rows', p.row_count],
-    ['To create', p.to_create],
-    ['To update', p.to_update],
-    ['To skip', p.to_skip],
-    ['Invalid', p.invalid_count],
-  ];
-  return (
-    <Paper withBorder p="md" aria-label="Preview">
-      <Title order={3} mb="sm">
-        Preview
-      </Title>
-      <Group mb="md">
-        {figures.map(([label, n]) => (
-          <Stack key={label} gap={0}>
-            <Text size="xs" c="dimmed">
-              {label}
-            </Text>
-            <Text fw={700} aria-label={label}>
-              {n.toLocaleString()}
-            </Text>
-          </Stack>
-        ))}
-      </Group>
-      {p.invalid_count > 0 && (
-        <>
-          <Group justify="space-between">
-            <Text>Invalid rows{p.invalid_truncated ? ` (first ${p.invalid.length})` : ''}</Text>
-            <Button variant="light" onClick={props.onDownload}>
-              Download invalid rows (CSV)
-            </Button>
-          </Group>
-          <Table aria-label="Invalid rows">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Row</Table.Th>
-                <Table.Th>Why</Table.Th>
-                <Table.Th>Values</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {p.invalid.map((r) => (
-                <Table.Tr key={r.row}>
-                  <Table.Td>{r.row}</Table.Td>
-                  <Table.Td>{r.reasons.join('; ')}</Table.Td>
-                  <Table.Td>{r.values.join(', ')}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </>
-      )}
-    </Paper>
   );
 }

@@ -1,10 +1,12 @@
 /**
- * Contacts > Imports (/contacts/imports): attempts with tabs and filters, their counts, who ran them and when;
- * retry a failed one, delete one (asking about the contacts it created). Live messages update or add attempts.
+ * Contacts > Imports (/contacts/imports): attempts with tabs and filters (everyone's own; admins and managers also
+ * those of the people they track), their counts, who ran them and when, each opening its result page; retry a failed
+ * one, delete one (asking about the contacts it created). Live messages update or add attempts.
  */
 import { can, type ImportProgressMessage } from '@harbor/shared';
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Checkbox,
@@ -18,7 +20,6 @@ import {
   Tabs,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -33,6 +34,7 @@ import {
   workersStatus,
 } from '../../api/imports';
 import { useCurrentUser } from '../../auth/session';
+import { PageHeading } from '../../components/PageHeading';
 import { subjectOf } from '../../layout/nav';
 import { onImportProgress, watchImport } from './watchImport';
 
@@ -49,6 +51,17 @@ const COLOR: Record<string, string> = {
   cancelled: 'gray',
   processing: 'blue',
   pending: 'yellow',
+  undoing: 'grape',
+  undone: 'gray',
+};
+export const STATUS_LABEL: Record<string, string> = {
+  pending: 'Waiting',
+  processing: 'Importing',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Canceled',
+  undoing: 'Undoing',
+  undone: 'Undone',
 };
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -66,6 +79,7 @@ export function applyProgress(
     total: m.total,
     created: m.created,
     updated: m.updated,
+    unchanged: m.unchanged ?? 0,
     skipped: m.skipped,
     failed: m.failed,
   };
@@ -94,19 +108,17 @@ export function ImportsPage() {
   return (
     <Stack maw={1200}>
       <Group justify="space-between">
-        <Title order={2}>Imports</Title>
+        <PageHeading title="Imports" />
         <Button component={Link} to="/contacts/imports/new">
           Import a list
         </Button>
       </Group>
       <WorkersLine />
-      {tracking ? (
-        <AttemptsTable />
-      ) : (
-        <Text c="dimmed">
-          Import tracking is for admins and managers; your imports report their progress as they run.
-        </Text>
-      )}
+      <Text size="sm" c="dimmed">
+        {tracking ? 'Your imports and those of the people you manage.' : 'Your imports.'} Open one to see each row it
+        skipped and why, what it changed, and to undo it.
+      </Text>
+      <AttemptsTable />
     </Stack>
   );
 }
@@ -227,71 +239,79 @@ function AttemptsTable() {
       {q.isPending && <Loader aria-label="Loading imports" />}
       {q.data && q.data.data.length === 0 && <Text c="dimmed">No imports here yet.</Text>}
       {q.data && q.data.data.length > 0 && (
-        <Table striped aria-label="Import attempts">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>File</Table.Th>
-              <Table.Th>Who</Table.Th>
-              <Table.Th>When</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Updated</Table.Th>
-              <Table.Th>Skipped</Table.Th>
-              <Table.Th>Invalid</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {q.data.data.map((a) => (
-              <Table.Tr key={a.id} aria-label={`Import ${a.file_name}`}>
-                <Table.Td>
-                  <Text size="sm">{a.file_name}</Text>
-                  {a.error && (
-                    <Text size="xs" c="red">
-                      {a.error}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>{a.user?.name ?? '—'}</Table.Td>
-                <Table.Td>{when(a.created_at)}</Table.Td>
-                <Table.Td>
-                  <Badge color={COLOR[a.status] ?? 'gray'} variant="light">
-                    {a.status === 'processing' && a.total ? `${a.processed} / ${a.total}` : a.status}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{a.created}</Table.Td>
-                <Table.Td>{a.updated}</Table.Td>
-                <Table.Td>{a.skipped}</Table.Td>
-                <Table.Td>{a.failed}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    {a.status === 'failed' && (
-                      <Button
-                        size="xs"
-                        variant="light"
-                        onClick={() => retry.mutate(a)}
-                        aria-label={`Retry ${a.file_name}`}
-                      >
-                        Retry
-                      </Button>
-                    )}
-                    {!['pending', 'processing'].includes(a.status) && (
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        onClick={() => setToDelete(a)}
-                        aria-label={`Delete ${a.file_name}`}
-                      >
-                        Delete
-                      </Button>
-                    )}
-                  </Group>
-                </Table.Td>
+        <Table.ScrollContainer minWidth={860}>
+          <Table striped aria-label="Import attempts">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>File</Table.Th>
+                <Table.Th>Who</Table.Th>
+                <Table.Th>When</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Updated</Table.Th>
+                <Table.Th>Unchanged</Table.Th>
+                <Table.Th>Skipped</Table.Th>
+                <Table.Th>Invalid</Table.Th>
+                <Table.Th />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {q.data.data.map((a) => (
+                <Table.Tr key={a.id} aria-label={`Import ${a.file_name}`}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/contacts/imports/${a.id}`} size="sm">
+                      {a.file_name}
+                    </Anchor>
+                    {a.error && (
+                      <Text size="xs" c="red">
+                        {a.error}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{a.user?.name ?? '—'}</Table.Td>
+                  <Table.Td>{when(a.created_at)}</Table.Td>
+                  <Table.Td>
+                    <Badge color={COLOR[a.status] ?? 'gray'} variant="light">
+                      {a.status === 'processing' && a.total
+                        ? `${a.processed} / ${a.total}`
+                        : (STATUS_LABEL[a.status] ?? a.status)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{a.created}</Table.Td>
+                  <Table.Td>{a.updated}</Table.Td>
+                  <Table.Td>{a.unchanged}</Table.Td>
+                  <Table.Td>{a.skipped}</Table.Td>
+                  <Table.Td>{a.failed}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      {a.status === 'failed' && (
+                        <Button
+                          size="xs"
+                          variant="light"
+                          onClick={() => retry.mutate(a)}
+                          aria-label={`Retry ${a.file_name}`}
+                        >
+                          Retry
+                        </Button>
+                      )}
+                      {!['pending', 'processing', 'undoing'].includes(a.status) && (
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          onClick={() => setToDelete(a)}
+                          aria-label={`Delete ${a.file_name}`}
+                        >
+                          Delete
+                        </Button>
+                      )}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       {q.data && q.data.meta.total_pages > 1 && (
         <Pagination total={q.data.meta.total_pages} value={page} onChange={setPage} aria-label="Pages" />

@@ -17,42 +17,44 @@ export function MappingTable(props: {
   onChange: (header: string, field: string) => void;
 }) {
   return (
-    <Table aria-label="Column mapping" striped>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Column</Table.Th>
-          <Table.Th>Sample values</Table.Th>
-          <Table.Th>Contact field</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {props.columns.map((c) => {
-          const how = HOW[c.matched_by] ?? HOW.none;
-          return (
-            <Table.Tr key={c.header}>
-              <Table.Td>
-                <Text fw={500}>{c.header}</Text>
-                <Badge size="xs" variant="light" color={how.color}>
-                  {how.label}
-                </Badge>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" c="dimmed" lineClamp={2}>
-                  {c.samples.slice(0, 3).join(' · ') || '—'}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <NativeSelect
-                  aria-label={`Field for column ${c.header}`}
-                  value={props.mapping[c.header] ?? c.field}
-                  onChange={(e) => props.onChange(c.header, e.currentTarget.value)}
-                  data={IMPORT_FIELDS.map((f) => ({ value: f.key, label: f.label }))}
-                />
-              </Table.Td>
-            </Table.Tr>
-          );
-        })}
-      </Table.Tbody>
-    </Table>
+    <Table.ScrollContainer minWidth={520}>
+      <Table aria-label="Column mapping" striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Column</Table.Th>
+            <Table.Th>Sample values</Table.Th>
+            <Table.Th>Contact field</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {props.columns.map((c) => {
+            const how = HOW[c.matched_by] ?? HOW.none;
+            return (
+              <Table.Tr key={c.header}>
+                <Table.Td>
+                  <Text fw={500}>{c.header}</Text>
+                  <Badge size="xs" variant="light" color={how.color}>
+                    {how.label}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" c="dimmed" lineClamp={2}>
+                    {c.samples.slice(0, 3).join(' · ') || '—'}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <NativeSelect
+                    aria-label={`Field for column ${c.header}`}
+                    value={props.mapping[c.header] ?? c.field}
+                    onChange={(e) => props.onChange(c.header, e.currentTarget.value)}
+                    data={IMPORT_FIELDS.map((f) => ({ value: f.key, label: f.label }))}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }

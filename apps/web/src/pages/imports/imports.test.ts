@@ -20,6 +20,7 @@ const list: AttemptList = {
       processed: 10,
       created: 10,
       updated: 0,
+      unchanged: 0,
       skipped: 0,
       failed: 0,
       error: null,
@@ -58,6 +59,13 @@ describe('live import progress', () => {
     );
     expect(progressText(msg)).toBe('Imported a.csv: 90 created, 5 updated, 3 skipped, 2 invalid');
     expect(progressText({ ...msg, status: 'failed' })).toBe('Import of a.csv failed');
+    expect(progressText({ ...msg, unchanged: 4 })).toBe(
+      'Imported a.csv: 90 created, 5 updated, 4 unchanged, 3 skipped, 2 invalid',
+    );
+    expect(progressText({ ...msg, status: 'undoing', processed: 40 })).toBe(
+      'Undoing the import of a.csv: 40 of 100 rows',
+    );
+    expect(progressText({ ...msg, status: 'undone' })).toBe('Undid the import of a.csv');
     expect(progressText({ ...msg, status: 'processing', processed: 0, total: 0, read: 120000 })).toBe(
       'Reading a.csv: 120,000 rows so far',
     );
@@ -71,7 +79,8 @@ describe('the import form', () => {
       type: 'lead',
       owner: 12,
       tags: [{ name: 'March', color: 'green' }],
-      scrub_against: { by: ['phone', 'email'], on_match: 'update' },
+      // A match fills blank fields only, by default (issue 8): nothing someone typed is replaced.
+      scrub_against: { by: ['phone', 'email', 'medicare_number'], on_match: 'fill' },
       api_vendor_obj: { vendor_name: 'LeadCo', vendor_type: 'lead' },
     });
     const data = importFormData(new File(['a,b\n1,2\n'], 'list.csv'), { ...form, fields: { a: 'phone' } });

@@ -33,21 +33,32 @@ export function progressText(
   m: Pick<ImportProgressMessage, 'file_name' | 'processed' | 'total' | 'status'> & Partial<ImportProgressMessage>,
 ) {
   if (m.status === 'completed') {
-    return `Imported ${m.file_name}: ${m.created ?? 0} created, ${m.updated ?? 0} updated, ${m.skipped ?? 0} skipped, ${m.failed ?? 0} invalid`;
+    const unchanged = m.unchanged ? `, ${m.unchanged} unchanged` : '';
+    return `Imported ${m.file_name}: ${m.created ?? 0} created, ${m.updated ?? 0} updated${unchanged}, ${m.skipped ?? 0} skipped, ${m.failed ?? 0} invalid`;
   }
   if (m.status === 'failed') return `Import of ${m.file_name} failed`;
+  if (m.status === 'undone') return `Undid the import of ${m.file_name}`;
+  if (m.status === 'undoing')
+    return `Undoing the import of ${m.file_name}: ${m.processed.toLocaleString()} of ${m.total.toLocaleString()} rows`;
   if (!m.total && m.read) return `Reading ${m.file_name}: ${m.read.toLocaleString()} rows so far`;
   if (!m.total) return `Importing ${m.file_name}…`;
   return `Importing ${m.file_name}: ${m.processed.toLocaleString()} of ${m.total.toLocaleString()} rows`;
 }
 
-/** Shows the attempt's progress in the process notification until it ends. */
-export function watchImport(attempt: { id: number; file_name: string; total: number }) {
-  const link = { linkUrl: '/contacts/imports', linkText: 'View imports' };
-  openProcessNotification({ text: progressText({ ...attempt, processed: 0, status: 'pending' }), ...link });
+/** Shows the attempt's progress (or its undo's) in the process notification until it ends. */
+export function watchImport(attempt: {
+  id: number;
+  file_name: string;
+  total: number;
+  status?: ImportProgressMessage['status'];
+}) {
+  const link = { linkUrl: `/contacts/imports/${attempt.id}`, linkText: 'View the result' };
+  const first = attempt.status === 'undoing' ? 'undoing' : 'pending';
+  openProcessNotification({ text: progressText({ ...attempt, processed: 0, status: first }), ...link });
   const stop = onImportProgress((m) => {
     if (m.id !== attempt.id) return;
-    const status = m.status === 'completed' ? 'success' : m.status === 'failed' ? 'error' : 'processing';
+    const done = m.status === 'completed' || m.status === 'undone';
+    const status = done ? 'success' : m.status === 'failed' ? 'error' : 'processing';
     openProcessNotification({ text: progressText(m), status, ...link });
     if (status !== 'processing') stop();
   });

@@ -1,4 +1,4 @@
-/** Account additions: profile details, webpage, favourite users, offices and the addresses you signed in from. */
+/** Account additions: profile details, webpage, favorite users, offices and the addresses you signed in from. */
 import { OFFICE_TYPES, positionTitleLabel, positionTitlesFor, type UpdateProfileBody } from '@harbor/shared';
 import {
   Alert,
@@ -190,11 +190,11 @@ export function FavoritesTab() {
   return (
     <Stack maw={480}>
       <Text size="sm" c="dimmed">
-        Favourite users appear first wherever you pick a colleague. You can pick your team, your upline and the people
+        Favorite users appear first wherever you pick a colleague. You can pick your team, your upline and the people
         below you.
       </Text>
       <MultiSelect
-        label="Favourite users"
+        label="Favorite users"
         searchable
         hidePickedOptions
         searchValue={search}
@@ -236,26 +236,28 @@ export function SignInsTab() {
   return (
     <Stack maw={640}>
       <Text fw={600}>Addresses you signed in from</Text>
-      <Table aria-label="Signed-in addresses">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Address</Table.Th>
-            <Table.Th>Last sign-in</Table.Th>
-            <Table.Th>Sign-ins</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {(ips.data?.data ?? []).map((r) => (
-            <Table.Tr key={r.ip}>
-              <Table.Td>{r.ip}</Table.Td>
-              <Table.Td>
-                {new Date(r.last_sign_in_at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}
-              </Table.Td>
-              <Table.Td>{r.sign_in_count}</Table.Td>
+      <Table.ScrollContainer minWidth={520}>
+        <Table aria-label="Signed-in addresses">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Address</Table.Th>
+              <Table.Th>Last sign-in</Table.Th>
+              <Table.Th>Sign-ins</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {(ips.data?.data ?? []).map((r) => (
+              <Table.Tr key={r.ip}>
+                <Table.Td>{r.ip}</Table.Td>
+                <Table.Td>
+                  {new Date(r.last_sign_in_at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}
+                </Table.Td>
+                <Table.Td>{r.sign_in_count}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       <Text fw={600} mt="md">
         Office locations
       </Text>

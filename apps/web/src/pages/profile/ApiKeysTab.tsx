@@ -75,39 +75,41 @@ export function ApiKeysTab() {
         </Group>
       </form>
       {keys.data && keys.data.data.length > 0 && (
-        <Table aria-label="API keys">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Key</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th aria-label="Actions" />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {keys.data.data.map((k) => (
-              <Table.Tr key={k.id}>
-                <Table.Td>{k.name}</Table.Td>
-                <Table.Td>
-                  <Code>{k.token_prefix}…</Code>
-                </Table.Td>
-                <Table.Td>{when(k.created_at)}</Table.Td>
-                <Table.Td>{when(k.last_used_at)}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" justify="flex-end">
-                    <Button size="xs" variant="default" onClick={() => refresh.mutate(k.id)}>
-                      Refresh
-                    </Button>
-                    <Button size="xs" color="red" variant="light" onClick={() => revoke.mutate(k.id)}>
-                      Revoke
-                    </Button>
-                  </Group>
-                </Table.Td>
+        <Table.ScrollContainer minWidth={560}>
+          <Table aria-label="API keys">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Key</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Last used</Table.Th>
+                <Table.Th aria-label="Actions" />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.data.data.map((k) => (
+                <Table.Tr key={k.id}>
+                  <Table.Td>{k.name}</Table.Td>
+                  <Table.Td>
+                    <Code>{k.token_prefix}…</Code>
+                  </Table.Td>
+                  <Table.Td>{when(k.created_at)}</Table.Td>
+                  <Table.Td>{when(k.last_used_at)}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" justify="flex-end">
+                      <Button size="xs" variant="default" onClick={() => refresh.mutate(k.id)}>
+                        Refresh
+                      </Button>
+                      <Button size="xs" color="red" variant="light" onClick={() => revoke.mutate(k.id)}>
+                        Revoke
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       {keys.data?.data.length === 0 && <Text c="dimmed">No keys yet.</Text>}
     </Stack>

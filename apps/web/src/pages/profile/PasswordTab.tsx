@@ -73,7 +73,8 @@ export function PasswordTab() {
           error={fieldError(error, 'password_confirmation', 'Password confirmation')}
         />
         <Text size="xs" c="dimmed">
-          Use at least {PASSWORD_MIN} characters. A long passphrase is best.
+          Use at least {PASSWORD_MIN} characters; not a common password, nor your name or email. A long passphrase of a
+          few unrelated words is best.
         </Text>
         <Button type="submit" loading={mutation.isPending}>
           Change password

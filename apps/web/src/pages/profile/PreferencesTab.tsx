@@ -1,4 +1,5 @@
 import {
+  BACKGROUND_LABELS,
   BACKGROUNDS,
   type CurrentUser,
   FONT_SIZES,
@@ -55,7 +56,7 @@ export function PreferencesTab() {
         onChange={(e) => theme.mutate({ font_size: e.currentTarget.value as ThemeChange['font_size'] })}
       />
       <NativeSelect
-        label="Primary colour"
+        label="Primary color"
         value={user.profile.primary_color}
         data={options(PRIMARY_COLORS)}
         onChange={(e) => theme.mutate({ primary_color: e.currentTarget.value as ThemeChange['primary_color'] })}
@@ -63,7 +64,7 @@ export function PreferencesTab() {
       <NativeSelect
         label="Background"
         value={user.profile.background}
-        data={options(BACKGROUNDS)}
+        data={BACKGROUNDS.map((b) => ({ value: b, label: BACKGROUND_LABELS[b] }))}
         onChange={(e) => theme.mutate({ background: e.currentTarget.value as ThemeChange['background'] })}
       />
       <NativeSelect

@@ -1,7 +1,8 @@
 import { can, roleLabel } from '@harbor/shared';
-import { Stack, Table, Tabs, Title } from '@mantine/core';
+import { Stack, Table, Tabs } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { useCurrentUser } from '../../auth/session';
+import { PageHeading } from '../../components/PageHeading';
 import { subjectOf } from '../../layout/nav';
 import { FavoritesTab, ProfileDetailsForm, SignInsTab, WebpageTab } from './AccountExtrasTabs';
 import { ApiKeysTab } from './ApiKeysTab';
@@ -17,7 +18,7 @@ export const PROFILE_TABS = [
   { value: 'preferences', label: 'Preferences' },
   { value: 'webpage', label: 'Webpage' },
   { value: 'api_keys', label: 'API keys' },
-  { value: 'favorites', label: 'Favourites' },
+  { value: 'favorites', label: 'Favorites' },
   { value: 'sign_ins', label: 'Sign-ins & offices' },
 ] as const;
 type TabValue = (typeof PROFILE_TABS)[number]['value'];
@@ -64,7 +65,7 @@ export function ProfilePage() {
   const tab: TabValue = PROFILE_TABS.some((t) => t.value === requested) ? (requested as TabValue) : 'profile';
   return (
     <Stack gap="md">
-      <Title order={2}>Your account</Title>
+      <PageHeading title="Your account" />
       <Tabs value={tab} onChange={(value) => value && setParams({ tab: value })} keepMounted={false}>
         <Tabs.List>
           {PROFILE_TABS.map((t) => (

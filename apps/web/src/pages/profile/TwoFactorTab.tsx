@@ -16,6 +16,7 @@ import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { disable2fa, enable2fa, generateQr, type Update2fa, update2fa } from '../../api/endpoints';
 import { useCurrentUser, useUserMutation } from '../../auth/session';
+import { RecoveryCodesManage, RecoveryCodesShown, useTwoFactorOnMutation } from './RecoveryCodes';
 
 function Failure({ error }: { error: unknown }) {
   if (!error) return null;
@@ -26,9 +27,11 @@ function Failure({ error }: { error: unknown }) {
   );
 }
 
-function SetUp() {
+type OnCodes = (codes: string[]) => void;
+
+function SetUp({ onCodes }: { onCodes: OnCodes }) {
   const qr = useMutation({ mutationFn: generateQr });
-  const enable = useUserMutation(enable2fa);
+  const enable = useTwoFactorOnMutation(enable2fa, onCodes);
   const [code, setCode] = useState('');
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -76,12 +79,13 @@ function SetUp() {
   );
 }
 
-function Manage() {
+function Manage({ onCodes }: { onCodes: OnCodes }) {
   const user = useCurrentUser();
+  const required = user['two_fa_is_required?'];
   const [method, setMethod] = useState<Update2fa['otp_method']>(user.otp_method);
   const [methodPassword, setMethodPassword] = useState('');
   const [offPassword, setOffPassword] = useState('');
-  const change = useUserMutation(update2fa);
+  const change = useTwoFactorOnMutation(update2fa, onCodes);
   const disable = useUserMutation(disable2fa);
 
   const submitMethod = (e: FormEvent) => {
@@ -125,23 +129,30 @@ function Manage() {
           </Stack>
         </Fieldset>
       </form>
-      <form onSubmit={submitOff} aria-label="Turn off two-factor">
-        <Fieldset legend="Turn off two-factor">
-          <Stack>
-            <Failure error={disable.error} />
-            <PasswordInput
-              label="Password to turn off two-factor"
-              autoComplete="current-password"
-              required
-              value={offPassword}
-              onChange={(e) => setOffPassword(e.currentTarget.value)}
-            />
-            <Button type="submit" color="red" variant="light" loading={disable.isPending}>
-              Turn off two-factor
-            </Button>
-          </Stack>
-        </Fieldset>
-      </form>
+      <RecoveryCodesManage onCodes={onCodes} />
+      {required ? (
+        <Text size="sm" c="dimmed">
+          Your company requires two-factor authentication, so it cannot be turned off.
+        </Text>
+      ) : (
+        <form onSubmit={submitOff} aria-label="Turn off two-factor">
+          <Fieldset legend="Turn off two-factor">
+            <Stack>
+              <Failure error={disable.error} />
+              <PasswordInput
+                label="Password to turn off two-factor"
+                autoComplete="current-password"
+                required
+                value={offPassword}
+                onChange={(e) => setOffPassword(e.currentTarget.value)}
+              />
+              <Button type="submit" color="red" variant="light" loading={disable.isPending}>
+                Turn off two-factor
+              </Button>
+            </Stack>
+          </Fieldset>
+        </form>
+      )}
     </Stack>
   );
 }
@@ -149,6 +160,8 @@ function Manage() {
 export function TwoFactorTab() {
   const user = useCurrentUser();
   const on = user['has_2fa_enabled?'];
+  // Codes arrive in the reply that makes them and live only here, until the person says they saved them.
+  const [codes, setCodes] = useState<string[] | null>(null);
   return (
     <Stack>
       {user['two_fa_is_required?'] && !on && (
@@ -156,7 +169,12 @@ export function TwoFactorTab() {
           Your company requires two-factor authentication
         </Alert>
       )}
-      {on ? <Manage /> : <SetUp />}
+      {codes && (
+        <Stack maw={480}>
+          <RecoveryCodesShown codes={codes} email={user.email} onDone={() => setCodes(null)} />
+        </Stack>
+      )}
+      {on ? <Manage onCodes={setCodes} /> : <SetUp onCodes={setCodes} />}
     </Stack>
   );
 }

@@ -1,11 +1,12 @@
 /** Team: a manager's downline (any depth), each person's profile one click away. */
 import { positionTitleLabel, roleLabel } from '@harbor/shared';
-import { Alert, Anchor, Loader, Stack, Table, Title } from '@mantine/core';
+import { Alert, Anchor, Loader, Stack, Table } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { getUser } from '../../api/people';
 import { useCurrentUser } from '../../auth/session';
+import { PageHeading } from '../../components/PageHeading';
 import { UsersDirectory } from '../admin/users/UsersDirectory';
 
 export function TeamPage() {
@@ -40,7 +41,7 @@ export function TeamMemberPage() {
       <Anchor component={Link} to="/team">
         ← Team
       </Anchor>
-      <Title order={2}>{u.name}</Title>
+      <PageHeading title={u.name} section="Team" />
       <Table variant="vertical" withTableBorder maw={560} aria-label="Profile">
         <Table.Tbody>
           {rows.map(([k, v]) => (

@@ -10,13 +10,14 @@ import {
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../../platform/auth/context.js';
+import { invalidateAuth } from '../../../platform/auth/invalidation.js';
+import { assertAcceptablePassword } from '../../../platform/auth/password-policy.js';
 import { hashPassword } from '../../../platform/auth/passwords.js';
 import { apiKeys } from '../../../platform/auth/schema.js';
 import { endUserSessions } from '../../../platform/auth/sessions.js';
-import type { Db } from '../../../platform/db/client.js';
 import { type UserRow, users } from '../../../platform/db/schema.js';
-import { reachLevel } from '../../../platform/downline.js';
 import { forbidden, invalid } from '../../../platform/http/errors.js';
+import { reachOf } from '../../../platform/reach.js';
 import { assertAssignable, assertNotSelf, assertReferences, assertUnique, targetInReach } from './policy.js';
 import { userRemovals } from './schema.js';
 
@@ -60,7 +61,7 @@ export async function createUser(app: FastifyInstance, req: FastifyRequest, auth
   const roles = expandRoles([parsed.account_type]);
   assertAssignable(auth, [parsed.account_type], 'account_type');
   // Below company level the new user must land inside the caller's reach, or the caller would lose sight of them.
-  const level = reachLevel(auth.user.roles as Role[]);
+  const level = reachOf(auth);
   const values = { ...parsed };
   if (level === 'downline' && values.manager_id == null) values.manager_id = auth.user.id;
   if (level !== 'company' && values.business_unit_id === undefined) values.business_unit_id = auth.user.businessUnitId;
@@ -70,9 +71,14 @@ export async function createUser(app: FastifyInstance, req: FastifyRequest, auth
   const username = values.username ?? values.email.split('@')[0].replace(/[^a-zA-Z0-9._-]/g, '');
   await assertUnique(db, { email: values.email, username });
   await assertReferences(db, auth, values);
+  assertAcceptablePassword(values.password, {
+    email: values.email,
+    username,
+    firstName: values.first_name,
+    lastName: values.last_name,
+  });
   const passwordHash = await hashPassword(values.password);
-  const id = await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  const id = await db.transaction(async (t) => {
     const [row] = await t
       .insert(users)
       .values({
@@ -126,6 +132,7 @@ export async function updateUser(
     .update(users)
     .set({ ...values, updatedAt: new Date() })
     .where(eq(users.id, target.id));
+  invalidateAuth({ users: [target.id] });
   await app.deps.audit.record(
     {
       event: 'user_updated',
@@ -154,6 +161,7 @@ export async function setRoles(
     .update(users)
     .set({ roles, accountType: accountTypeOf(roles), basic: roles.includes('basic'), updatedAt: new Date() })
     .where(eq(users.id, target.id));
+  invalidateAuth({ users: [target.id] });
   await app.deps.audit.record(
     {
       event: 'user_roles_changed',
@@ -170,6 +178,7 @@ export async function setPaid(app: FastifyInstance, req: FastifyRequest, auth: A
   const db = app.deps.database.db;
   const target = await targetInReach(db, auth, id);
   await db.update(users).set({ paid, updatedAt: new Date() }).where(eq(users.id, target.id));
+  invalidateAuth({ users: [target.id] });
   await app.deps.audit.record(
     { event: 'paid_membership_changed', companyId: auth.company.id, userId: id, actorId: auth.user.id, data: { paid } },
     req,
@@ -198,8 +207,7 @@ export async function deleteUser(
     });
   }
   const now = new Date();
-  await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
+  await db.transaction(async (t) => {
     await t.update(users).set({ deletedAt: now, updatedAt: now }).where(eq(users.id, target.id));
     await t
       .update(users)
@@ -231,6 +239,9 @@ export async function deleteUser(
     });
     await endUserSessions(t, target.id);
   });
+  // Again after the commit (a session read in between would hold the old row), and for the whole company: the
+  // deleted user's reports have a new manager.
+  invalidateAuth({ companies: [auth.company.id] });
   await app.deps.audit.record(
     {
       event: 'user_deleted',

@@ -1,6 +1,6 @@
 /**
  * Who may act on which user, and with which values. Reach (company / business unit / downline) comes from
- * platform/downline.ts; on top of it: nobody acts on a user who outranks them, nobody hands out a role outside their
+ * platform/reach.ts; on top of it: nobody acts on a user who outranks them, nobody hands out a role outside their
  * list (shared `assignableRoles`), and every referenced record (upline, unit, office) must be one the caller may use.
  */
 import { assignableRoles, type Role, roleLabel, type Variant } from '@harbor/shared';
@@ -8,8 +8,9 @@ import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { AuthContext } from '../../../platform/auth/context.js';
 import type { Db } from '../../../platform/db/client.js';
 import { businessUnits, type UserRow, users } from '../../../platform/db/schema.js';
-import { isInDownline, outranks, reachCondition, reachLevel } from '../../../platform/downline.js';
+import { isInDownline } from '../../../platform/downline.js';
 import { forbidden, invalid } from '../../../platform/http/errors.js';
+import { outranks, reachCondition, reachOf } from '../../../platform/reach.js';
 import { officeLocations } from '../../office-locations/schema.js';
 
 /** The user `id` if the caller may act on them; 403 otherwise (the pipeline already answered 404 across tenants). */
@@ -43,8 +44,8 @@ export function assertAssignable(auth: AuthContext, roles: readonly Role[], fiel
 /** Business units the caller may place users in: every unit for company admins, managers their own, agents none. */
 export async function manageableBusinessUnits(db: Db, auth: AuthContext) {
   const mine = auth.user.businessUnitId;
-  const level = reachLevel(auth.user.roles as Role[]);
-  if (level === 'self' || (level !== 'company' && !mine)) return [];
+  const level = reachOf(auth);
+  if (level === 'own' || (level !== 'company' && !mine)) return [];
   return db
     .select({ id: businessUnits.id, number: businessUnits.number, name: businessUnits.name })
     .from(businessUnits)

@@ -1,11 +1,12 @@
 /** Reads of managed users: always inside the caller's reach (platform/downline.ts), one query per page. */
-import type { AdminUsersQuery, PageMeta } from '@harbor/shared';
+import type { AdminUsersQuery } from '@harbor/shared';
 import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AuthContext } from '../../../platform/auth/context.js';
 import type { Db } from '../../../platform/db/client.js';
 import { businessUnits, type UserRow, users } from '../../../platform/db/schema.js';
-import { reachCondition } from '../../../platform/downline.js';
+import { pageMeta, pageOffset } from '../../../platform/http/paging.js';
+import { reachCondition } from '../../../platform/reach.js';
 import { presentAdminUser } from './presenter.js';
 
 const managers = alias(users, 'managers');
@@ -55,14 +56,8 @@ export async function listUsers(db: Db, auth: AuthContext, q: AdminUsersQuery) {
     .where(condition)
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.id))
     .limit(q.limit)
-    .offset((q.page - 1) * q.limit);
-  const meta: PageMeta = {
-    current_page: q.page,
-    limit: q.limit,
-    total_count: total,
-    total_pages: Math.ceil(total / q.limit),
-  };
-  return { data: rows.map(present), meta };
+    .offset(pageOffset(q.page, q.limit));
+  return { data: rows.map(present), meta: pageMeta(q.page, q.limit, total) };
 }
 
 export async function findUserInReach(db: Db, auth: AuthContext, id: number) {

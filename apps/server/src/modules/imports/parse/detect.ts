@@ -5,11 +5,12 @@
 import fs from 'node:fs/promises';
 import chardet from 'chardet';
 import iconv from 'iconv-lite';
+import { FileRefused } from '../../../platform/files/limits.js';
 
 export type FileKind = 'csv' | 'xlsx' | 'zip';
 export type Encoding = 'utf8' | 'utf-16le' | 'utf-16be' | 'win1252';
 
-export class FileRefused extends Error {}
+export { FileRefused } from '../../../platform/files/limits.js';
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const EMPTY_ZIP = Buffer.from([0x50, 0x4b, 0x05, 0x06]);

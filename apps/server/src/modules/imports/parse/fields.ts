@@ -2,7 +2,7 @@
  * Column mapping inference: first by the header's name (synonyms people actually use), then by what the cells hold
  * (emails, phones, dates, states). A column nothing recognises is kept as an extra field under its header.
  */
-import type { ImportField } from '@harbor/shared';
+import { type ImportField, ownValue } from '@harbor/shared';
 import { normalizeDate, normalizeState } from './normalize.js';
 
 const SYNONYMS: Record<Exclude<ImportField, 'extra' | 'ignore'>, string[]> = {
@@ -107,7 +107,7 @@ export function inferMapping(
     all: sampleRows.map((r) => r[i] ?? ''),
   }));
   const out: InferredColumn[] = columns.map((c) => {
-    const f = chosen[c.header];
+    const f = ownValue(chosen, c.header);
     return { header: c.header, field: f ?? 'extra', matched_by: f ? 'form' : 'none', samples: c.samples };
   });
   const claim = (i: number, field: ImportField | null, by: 'header' | 'content') => {

@@ -1,8 +1,12 @@
 /**
  * Cell normalisation, pure: phones to 11 digits with the leading 1 (spec §5), dates to ISO, states to two-letter
- * codes, and text that a spreadsheet would run as a formula when the data is exported again neutralised.
+ * codes. Text is stored as the person typed it: formula-looking cells are neutralised when they leave again, by the
+ * exports (docs/decisions/formula-neutralisation-on-export.md). Footer rows ("Total", a row of sums) are skipped.
  */
-import { type ImportField, normalizePhone, US_STATES } from '@harbor/shared';
+import { type ImportField, normalizePhone, ownValue, US_STATES } from '@harbor/shared';
+import { excelSerialToIso } from '../../../platform/files/xlsx-reader.js';
+
+export { excelSerialToIso };
 
 // biome-ignore format: a table reads better wide
 const STATE_NAMES: Record<string, string> = {
@@ -21,7 +25,7 @@ const CODES = new Set<string>(US_STATES);
 export function normalizeState(input: string): string | null {
   const v = input.trim().replace(/\./g, '');
   if (CODES.has(v.toUpperCase()) && v.length === 2) return v.toUpperCase();
-  return STATE_NAMES[v.toLowerCase().replace(/\s+/g, ' ')] ?? null;
+  return ownValue(STATE_NAMES, v.toLowerCase().replace(/\s+/g, ' ')) ?? null;
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -39,13 +43,6 @@ function fullYear(y: number): number {
   if (y >= 100) return y;
   const now = new Date().getUTCFullYear() % 100;
   return y > now ? 1900 + y : 2000 + y;
-}
-
-/** Excel counts days from 1899-12-30 (after its 1900 leap-year bug); 25569 is 1970-01-01. */
-export function excelSerialToIso(serial: number): string | null {
-  if (!Number.isFinite(serial) || serial < 1 || serial > 2958465) return null;
-  const d = new Date(Math.round((Math.floor(serial) - 25569) * 86_400_000));
-  return iso(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
 }
 
 /** ISO, US m/d/yyyy (or -), yyyy/m/d, "Mar 5 1950", "5 March 1950", or an Excel serial number. */
@@ -66,12 +63,6 @@ export function normalizeDate(input: string): string | null {
 
 const EMAIL_RE = /^[^\s@,;<>]+@[^\s@,;<>]+\.[a-z]{2,}$/i;
 export const isEmail = (v: string) => EMAIL_RE.test(v) && v.length <= 254;
-
-/** OWASP CSV injection: a leading = + - @ (or tab/CR) makes a spreadsheet evaluate the cell; a quote disarms it. */
-export function neutralize(v: string): string {
-  if (/^[=+\-@\t\r]/.test(v) && !/^[+-]?\d+([.,]\d+)?$/.test(v)) return `'${v}`;
-  return v;
-}
 
 const GENDER: Record<string, string> = {
   m: 'male',
@@ -95,6 +86,36 @@ export interface StagedRow {
   values: Partial<Record<StageColumn, string>>;
   extra: Record<string, string> | null;
   reasons: string[];
+  /** Why the row is not a contact at all and is skipped (a footer), or null. */
+  skip: string | null;
+}
+
+/** "Total", "Totals:", "Grand total", "Subtotal", "Sum", "Count: 45", "Records 120". */
+const TOTAL_LABEL = /^(?:(?:grand|sub)[\s-]*)?totals?\b|^(?:sum|count|records?|rows?)\s*[:=]?\s*[\d,.]*$/i;
+const NUMBERISH = /^[-+(]?\s*[$€£]?\s*[\d][\d,]*(?:\.\d+)?\s*%?\)?$/;
+
+/**
+ * A footer a spreadsheet adds under a list is not a person: a row with no phone and no email whose cells are a
+ * "Total" label and numbers, or only numbers in columns that are no contact field (a sum of premiums).
+ */
+export function footerReason(cells: string[], fields: ImportField[], values: StagedRow['values']): string | null {
+  if (values.phone || values.email) return null;
+  const filled: Array<[string, ImportField]> = [];
+  cells.forEach((c, i) => {
+    const v = c.trim();
+    if (v) filled.push([v, fields[i] ?? 'extra']);
+  });
+  if (filled.length === 0) return null;
+  const label = filled.find(([v]) => TOTAL_LABEL.test(v) && !NUMBERISH.test(v));
+  if (label) {
+    const rest = filled.filter((f) => f !== label);
+    if (rest.every(([v]) => NUMBERISH.test(v))) return `Footer row ('${label[0].slice(0, 40)}'), not a contact`;
+    return null;
+  }
+  if (filled.every(([v, f]) => NUMBERISH.test(v) && (f === 'extra' || f === 'ignore'))) {
+    return 'Footer row (only numbers, such as a sum), not a contact';
+  }
+  return null;
 }
 
 const LIMITS: Partial<Record<StageColumn, number>> = { tags: 1000, address: 300, attachment: 300 };
@@ -111,12 +132,18 @@ export function stageRow(cells: string[], headers: string[], fields: ImportField
     switch (field) {
       case 'extra':
         extra ??= {};
-        extra[headers[i] || `column_${i + 1}`] = neutralize(raw.slice(0, 1000));
+        // defineProperty, not assignment: a column headed "__proto__" is data, not the object's prototype.
+        Object.defineProperty(extra, headers[i] || `column_${i + 1}`, {
+          value: raw.slice(0, 1000),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         break;
       case 'full_name': {
         const parts = raw.includes(',') ? raw.split(',').reverse() : raw.split(/\s+/);
-        values.first_name ??= neutralize(parts[0].trim());
-        values.last_name ??= neutralize(parts.slice(1).join(' ').trim());
+        values.first_name ??= parts[0].trim();
+        values.last_name ??= parts.slice(1).join(' ').trim();
         break;
       }
       case 'phone':
@@ -145,7 +172,7 @@ export function stageRow(cells: string[], headers: string[], fields: ImportField
         break;
       }
       case 'gender': {
-        const g = GENDER[raw.toLowerCase()];
+        const g = ownValue(GENDER, raw.toLowerCase());
         if (g) values.gender = g;
         break;
       }
@@ -159,11 +186,13 @@ export function stageRow(cells: string[], headers: string[], fields: ImportField
         break;
       }
       default:
-        values[field] = neutralize(raw.slice(0, LIMITS[field] ?? 200));
+        values[field] = raw.slice(0, ownValue(LIMITS, field) ?? 200);
     }
   }
+  const skip = footerReason(cells, fields, values);
+  if (skip) return { values: {}, extra: null, reasons: [], skip };
   if (!values.first_name && !values.last_name && !values.phone && !values.email && reasons.length === 0) {
     reasons.push('The row needs a name, a phone or an email');
   }
-  return { values, extra, reasons };
+  return { values, extra, reasons, skip: null };
 }

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import type { ImportField } from '@harbor/shared';
 import { describe, expect, it } from 'vitest';
+import { neutralize } from '../../../platform/files/formula-safe.js';
+import { FILE_CAPS } from '../../../platform/files/limits.js';
 import { FileRefused } from './detect.js';
 import { inferMapping } from './fields.js';
-import { excelSerialToIso, neutralize, normalizeDate, normalizeState, stageRow } from './normalize.js';
+import { excelSerialToIso, footerReason, normalizeDate, normalizeState, stageRow } from './normalize.js';
 import { inspectFile, peekRows, readRows } from './read.js';
 
 const fx = (name: string) => path.join(import.meta.dirname, '../fixtures', name);
@@ -63,8 +65,11 @@ describe('reading the files people have', () => {
     expect(rows).toHaveLength(4);
     expect(rows[1].slice(0, 6)).toEqual(['Ada', 'Lovelace', 'ada@example.com', '5552010001', '1950-03-15', '18264']);
     expect(rows[3][4]).toBe('17878');
+    // Asked for no sheet: the cover page ("Notes", one line) is passed over for the first sheet holding a list.
     const first = await all('multi-sheet.xlsx');
-    expect(first.rows).toEqual([['This sheet explains the list']]);
+    expect(first.info.sheet).toBe('Leads');
+    expect(first.rows).toHaveLength(4);
+    expect((await all('multi-sheet.xlsx', 'Notes')).rows).toEqual([['This sheet explains the list']]);
     await expect(inspectFile(fx('multi-sheet.xlsx'), 'multi-sheet.xlsx', 'Nope')).rejects.toThrow(
       "no sheet named 'Nope'",
     );
@@ -89,7 +94,14 @@ describe('normalising cells', () => {
     expect(normalizeState('new  york')).toBe('NY');
     expect(normalizeState('Atlantis')).toBeNull();
   });
-  it('formulas are neutralised, numbers are not', () => {
+  it('formulas are neutralised for export, numbers are not; imports keep what was typed', () => {
+    const staged = stageRow(
+      ['=HYPERLINK("x")', '@SUM(A1)', '+1 555'],
+      ['A', 'B', 'C'],
+      ['first_name', 'last_name', 'extra'],
+    );
+    expect(staged.values).toMatchObject({ first_name: '=HYPERLINK("x")', last_name: '@SUM(A1)' });
+    expect(staged.extra).toEqual({ C: '+1 555' });
     expect(neutralize('=HYPERLINK("x")')).toBe(`'=HYPERLINK("x")`);
     expect(neutralize('@SUM(A1)')).toBe(`'@SUM(A1)`);
     expect(neutralize('-42')).toBe('-42');
@@ -117,6 +129,32 @@ describe('normalising cells', () => {
     expect(stageRow(['', '', '', '90210'], headers, fields).reasons).toEqual([
       'The row needs a name, a phone or an email',
     ]);
+  });
+  it('footer rows are skipped with the reason, people are not', () => {
+    const fields: ImportField[] = ['full_name', 'phone', 'extra', 'zip'];
+    const h = ['Name', 'Phone', 'Premium', 'Zip'];
+    const skip = (cells: string[]) => stageRow(cells, h, fields).skip;
+    expect(skip(['Total', '', '1,234.50', ''])).toBe("Footer row ('Total'), not a contact");
+    expect(skip(['Totals:', '', '', ''])).toBe("Footer row ('Totals:'), not a contact");
+    expect(skip(['', 'Grand total', '$ 99', ''])).toBe("Footer row ('Grand total'), not a contact");
+    expect(skip(['Count: 45', '', '', ''])).toBe("Footer row ('Count: 45'), not a contact");
+    expect(skip(['', '', '4,503.20', ''])).toBe('Footer row (only numbers, such as a sum), not a contact');
+    // People, and rows that are merely incomplete, are not footers.
+    expect(skip(['Total Wellness', '5552010001', '', ''])).toBeNull();
+    expect(skip(['Total', 'Smith', '', ''])).toBeNull();
+    expect(skip(['', '', '', '90210'])).toBeNull();
+    expect(footerReason(['Ada Lovelace'], ['full_name'], {})).toBeNull();
+  });
+  it('rows over a cap are refused naming the row', async () => {
+    const { checkRow } = await import('./read.js');
+    expect(() => checkRow({ row: 7, cells: Array(501).fill('x') }, FILE_CAPS)).toThrow(
+      'Row 7 has 501 columns; a list can have at most 500',
+    );
+    expect(() => checkRow({ row: 7, cells: [...Array(600).fill('')] }, FILE_CAPS)).not.toThrow();
+    expect(() => checkRow({ row: 8, cells: ['a', 'x'.repeat(32_768)] }, FILE_CAPS)).toThrow(
+      'Row 8, column 2 holds more than 32,767 characters',
+    );
+    expect(() => checkRow({ row: 9, cells: ['a\u0000b'] }, FILE_CAPS)).toThrow('Row 9 holds a NUL byte');
   });
 });
 

@@ -1,12 +1,11 @@
 /**
  * Streaming readers: rows of a CSV (any encoding and delimiter detect.ts finds) or of one XLSX sheet, one at a
- * time as string cells; the file is never held in memory whole.
+ * time as string cells; the file is never held in memory whole, and every row passes the caps of
+ * platform/files/limits.ts (columns, cell size, no NUL) before anything downstream sees it.
  */
-import fs from 'node:fs';
-import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
-import iconv from 'iconv-lite';
-import yauzl from 'yauzl';
+import { FILE_CAPS, type FileCaps, FileRefused, tooLarge } from '../../../platform/files/limits.js';
+import { XlsxReader, type XlsxSheet } from '../../../platform/files/xlsx-reader.js';
+import { csvRows, type SourceRow } from './csv.js';
 import {
   checkMagic,
   checkText,
@@ -14,7 +13,6 @@ import {
   detectEncoding,
   type Encoding,
   type FileKind,
-  FileRefused,
   kindFromName,
   readHead,
   sniffDelimiter,
@@ -26,6 +24,8 @@ export interface SourceInfo {
   delimiter: ',' | ';' | '\t' | null;
   sheets: string[];
   sheet: string | null;
+  /** The file's own name, for messages (the stored copy has a generated one). */
+  name?: string;
 }
 
 /** Checks the file against its name and learns how to read it. Throws FileRefused with a message for people. */
@@ -36,124 +36,99 @@ export async function inspectFile(file: string, name: string, sheet?: string): P
   if (head.length === 0) throw new FileRefused(`${name} is empty`);
   checkMagic(kind, head, name);
   if (kind === 'xlsx') {
-    const sheets = await listSheets(file).catch(() => {
-      throw new FileRefused(`${name} is not a readable XLSX workbook`);
-    });
-    if (sheets.length === 0) throw new FileRefused(`${name} has no sheets`);
-    if (sheet && !sheets.includes(sheet)) throw new FileRefused(`${name} has no sheet named '${sheet}'`);
-    return { kind, encoding: null, delimiter: null, sheets, sheet: sheet ?? sheets[0] };
+    const book = await XlsxReader.open(file, name);
+    try {
+      const visible = book.sheets.filter((s) => !s.hidden);
+      const offered = visible.length > 0 ? visible : book.sheets;
+      if (offered.length === 0) throw new FileRefused(`${name} has no sheets`);
+      let chosen: string;
+      if (sheet) {
+        if (!book.sheets.some((s) => s.name === sheet)) throw new FileRefused(`${name} has no sheet named '${sheet}'`);
+        chosen = sheet;
+      } else {
+        chosen = (await pickSheet(book, offered)).name;
+      }
+      return { kind, encoding: null, delimiter: null, sheets: offered.map((s) => s.name), sheet: chosen, name };
+    } finally {
+      book.close();
+    }
   }
   const encoding = detectEncoding(head);
   const text = decodeHead(head, encoding);
   checkText(text, name);
-  return { kind, encoding, delimiter: sniffDelimiter(text.replace(/^\uFEFF/, '')), sheets: [], sheet: null };
+  return { kind, encoding, delimiter: sniffDelimiter(text.replace(/^\uFEFF/, '')), sheets: [], sheet: null, name };
 }
 
-/** Sheet names in workbook order, from xl/workbook.xml (without reading any sheet). */
-export function listSheets(file: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: true }, (err, zip) => {
-      if (err || !zip) return reject(err ?? new Error('zip'));
-      let found = false;
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName !== 'xl/workbook.xml') return zip.readEntry();
-        found = true;
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            zip.close();
-            const xml = Buffer.concat(chunks).toString('utf8');
-            resolve([...xml.matchAll(/<sheet\b[^>]*\bname="([^"]*)"/g)].map((m) => unescapeXml(m[1])));
-          });
-          stream.on('error', reject);
-        });
-      });
-      zip.on('end', () => {
-        if (!found) reject(new Error('no workbook.xml'));
-      });
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
+/**
+ * The sheet a list is on when none was asked for: the first whose header row has at least two cells and which has a
+ * row under it, so a cover page, a title sheet or an empty first sheet does not end the import; then the first with
+ * any rows under a header; else the first.
+ */
+async function pickSheet(book: XlsxReader, sheets: XlsxSheet[]): Promise<XlsxSheet> {
+  if (sheets.length === 1) return sheets[0];
+  let fallback: XlsxSheet | null = null;
+  for (const s of sheets) {
+    const rows: string[][] = [];
+    const it = book.rows(s);
+    try {
+      for await (const r of it) {
+        rows.push(r.cells);
+        if (rows.length >= 2) break;
+      }
+    } finally {
+      await it.return(undefined);
+    }
+    if (rows.length < 2) continue;
+    if (rows[0].filter((c) => c.trim() !== '').length >= 2) return s;
+    fallback ??= s;
+  }
+  return fallback ?? sheets[0];
 }
-
-const unescapeXml = (s: string) =>
-  s
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
 
 /** Every non-empty row, header first. */
-export function readRows(file: string, info: SourceInfo): AsyncGenerator<string[]> {
-  return info.kind === 'xlsx' ? readXlsx(file, info.sheet) : readCsv(file, info);
-}
-
-async function* readCsv(file: string, info: SourceInfo): AsyncGenerator<string[]> {
-  const source = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
-  const decoder = iconv.decodeStream(info.encoding ?? 'utf8', { stripBOM: true });
-  const parser = parse({
-    delimiter: info.delimiter ?? ',',
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    skip_records_with_empty_values: true,
-    bom: true,
-    max_record_size: 1024 * 1024,
-  });
-  // pipe() does not forward errors: a file gone mid-read must end the loop below with that error, not hang it.
-  source.on('error', (e) => parser.destroy(e));
-  decoder.on('error', (e: Error) => parser.destroy(e));
-  source.pipe(decoder).pipe(parser);
-  try {
-    for await (const record of parser) yield record as string[];
-  } finally {
-    source.destroy();
+export async function* readRows(file: string, info: SourceInfo, caps: FileCaps = FILE_CAPS): AsyncGenerator<string[]> {
+  const name = info.name ?? (info.kind === 'xlsx' ? 'the workbook' : 'the file');
+  const rows =
+    info.kind === 'xlsx'
+      ? xlsxRows(file, name, info.sheet)
+      : csvRows(file, name, info.encoding ?? 'utf8', info.delimiter ?? ',', caps);
+  for await (const r of rows) {
+    checkRow(r, caps);
+    if (r.cells.some((c) => c.trim() !== '')) yield r.cells;
   }
 }
 
-async function* readXlsx(file: string, sheet: string | null): AsyncGenerator<string[]> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
-    sharedStrings: 'cache',
-    styles: 'cache',
-    worksheets: 'emit',
-    hyperlinks: 'ignore',
-    entries: 'ignore',
-  });
-  let first = true;
-  for await (const ws of reader) {
-    const name = (ws as unknown as { name: string }).name;
-    const wanted = sheet === null ? first : name === sheet;
-    first = false;
-    // Other sheets are still read through (the zip is one stream) but their rows are dropped.
-    for await (const row of ws) {
-      if (!wanted) continue;
-      const values = (row as ExcelJS.Row).values as unknown[];
-      const cells: string[] = [];
-      for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]));
-      if (cells.some((c) => c.trim() !== '')) yield cells;
+async function* xlsxRows(file: string, name: string, sheet: string | null): AsyncGenerator<SourceRow> {
+  const book = await XlsxReader.open(file, name);
+  try {
+    const s = sheet === null ? book.sheets[0] : book.sheets.find((x) => x.name === sheet);
+    if (!s) throw new FileRefused(`${name} has no sheet named '${sheet}'`);
+    for await (const r of book.rows(s)) yield { row: r.r, cells: r.cells };
+  } finally {
+    book.close();
+  }
+}
+
+/** The caps every row must pass, whatever the file type; and text PostgreSQL can store (no NUL). */
+export function checkRow(r: SourceRow, caps: FileCaps) {
+  let last = r.cells.length;
+  while (last > 0 && r.cells[last - 1] === '') last--;
+  if (last > caps.columns) {
+    throw new FileRefused(`Row ${r.row} has ${last} columns; a list can have at most ${caps.columns}`);
+  }
+  for (let i = 0; i < last; i++) {
+    const c = r.cells[i];
+    if (c.length > caps.cellChars) {
+      throw tooLarge(
+        `Row ${r.row}, column ${i + 1} holds more than ${caps.cellChars.toLocaleString('en-US')} characters`,
+      );
+    }
+    if (c.indexOf('\u0000') >= 0) {
+      throw new FileRefused(
+        `Row ${r.row} holds a NUL byte, which text never has: is the file really a list saved as CSV or XLSX?`,
+      );
     }
   }
-}
-
-export function cellText(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  if (v instanceof Date) {
-    if (Number.isNaN(v.getTime())) return '';
-    return v.toISOString().slice(0, 10);
-  }
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    if (Array.isArray(o.richText)) return (o.richText as Array<{ text: string }>).map((t) => t.text).join('');
-    if ('result' in o) return cellText(o.result);
-    if ('text' in o) return cellText(o.text);
-    if ('error' in o) return '';
-    return '';
-  }
-  return String(v);
 }
 
 export interface Peek {
@@ -179,6 +154,11 @@ export async function peekRows(file: string, info: SourceInfo, name: string, n =
     throw new FileRefused(`${name} could not be read: ${(err as Error).message}`);
   } finally {
     await rows.return(undefined);
+  }
+  if (info.kind === 'xlsx' && info.sheets.length > 1 && samples.length === 0) {
+    throw new FileRefused(
+      `Sheet '${info.sheet}' of ${name} holds no list (no rows under a header): pick the sheet the list is on`,
+    );
   }
   if (!headers) throw new FileRefused(`${name} is empty: there is no header row and no data`);
   if (samples.length === 0) throw new FileRefused(`${name} has a header row but no data rows`);

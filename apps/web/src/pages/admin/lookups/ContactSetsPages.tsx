@@ -1,11 +1,12 @@
 /** Admin screens for tags, groups and pools (pools with their holders). */
 import { TAG_COLORS } from '@harbor/shared';
-import { Alert, Badge, Button, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/client';
 import { adminLookupsApi, lookupsApi, type PoolT } from '../../../api/contacts';
 import { ConfirmDeleteButton } from '../../../components/ConfirmDeleteButton';
+import { PageHeading } from '../../../components/PageHeading';
 import { OwnerSelect } from '../../../components/pickers';
 
 export function TagsAdminPage() {
@@ -23,30 +24,32 @@ export function TagsAdminPage() {
   });
   return (
     <Stack>
-      <Title order={2}>Tags</Title>
+      <PageHeading title="Tags" section="Admin" />
       <TextInput label="Search tags" value={search} onChange={(e) => setSearch(e.currentTarget.value)} maw={320} />
-      <Table aria-label="Tags">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Tag</Table.Th>
-            <Table.Th>Contacts</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {tags.data?.data.map((t) => (
-            <Table.Tr key={t.id}>
-              <Table.Td>
-                <Badge color={t.color}>{t.name}</Badge>
-              </Table.Td>
-              <Table.Td>{t.contacts_count}</Table.Td>
+      <Table.ScrollContainer minWidth={480}>
+        <Table aria-label="Tags">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Tag</Table.Th>
+              <Table.Th>Contacts</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {tags.data?.data.map((t) => (
+              <Table.Tr key={t.id}>
+                <Table.Td>
+                  <Badge color={t.color}>{t.name}</Badge>
+                </Table.Td>
+                <Table.Td>{t.contacts_count}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       <Group align="end">
         <TextInput label="New tag name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
         <NativeSelect
-          label="New tag colour"
+          label="New tag color"
           value={color}
           onChange={(e) => setColor(e.currentTarget.value)}
           data={[...TAG_COLORS]}
@@ -85,7 +88,7 @@ export function GroupsAdminPage() {
   const error = create.error ?? rename.error ?? remove.error;
   return (
     <Stack>
-      <Title order={2}>Groups</Title>
+      <PageHeading title="Groups" section="Admin" />
       <Text size="sm" c="dimmed">
         Deleting a group keeps its contacts; they just leave the group.
       </Text>
@@ -94,38 +97,40 @@ export function GroupsAdminPage() {
           {errorMessage(error)}
         </Alert>
       )}
-      <Table aria-label="Groups">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Contacts</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {groups.data?.data.map((g) => (
-            <Table.Tr key={`${g.id}-${g.name}`}>
-              <Table.Td>
-                <TextInput
-                  aria-label={`Name of group ${g.name}`}
-                  defaultValue={g.name}
-                  onBlur={(e) =>
-                    e.currentTarget.value !== g.name && rename.mutate({ id: g.id, name: e.currentTarget.value })
-                  }
-                />
-              </Table.Td>
-              <Table.Td>{g.contacts_count}</Table.Td>
-              <Table.Td>
-                <ConfirmDeleteButton
-                  label={`Delete group ${g.name}`}
-                  onConfirm={() => remove.mutate(g.id)}
-                  loading={remove.isPending}
-                />
-              </Table.Td>
+      <Table.ScrollContainer minWidth={480}>
+        <Table aria-label="Groups">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Contacts</Table.Th>
+              <Table.Th />
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {groups.data?.data.map((g) => (
+              <Table.Tr key={`${g.id}-${g.name}`}>
+                <Table.Td>
+                  <TextInput
+                    aria-label={`Name of group ${g.name}`}
+                    defaultValue={g.name}
+                    onBlur={(e) =>
+                      e.currentTarget.value !== g.name && rename.mutate({ id: g.id, name: e.currentTarget.value })
+                    }
+                  />
+                </Table.Td>
+                <Table.Td>{g.contacts_count}</Table.Td>
+                <Table.Td>
+                  <ConfirmDeleteButton
+                    label={`Delete group ${g.name}`}
+                    onConfirm={() => remove.mutate(g.id)}
+                    loading={remove.isPending}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       <Group align="end">
         <TextInput label="New group name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
         <Button onClick={() => create.mutate()} disabled={!name.trim()} loading={create.isPending}>
@@ -221,25 +226,27 @@ export function PoolsAdminPage() {
   });
   return (
     <Stack>
-      <Title order={2}>Pools</Title>
+      <PageHeading title="Pools" section="Admin" />
       <Text size="sm" c="dimmed">
         Holders see every contact in the pool. Deleting a pool keeps its contacts with their owners.
       </Text>
-      <Table aria-label="Pools">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Contacts</Table.Th>
-            <Table.Th>Holders</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {pools.data?.data.map((p) => (
-            <PoolRow key={`${p.id}-${p.holders.length}`} pool={p} onChanged={refresh} />
-          ))}
-        </Table.Tbody>
-      </Table>
+      <Table.ScrollContainer minWidth={480}>
+        <Table aria-label="Pools">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Contacts</Table.Th>
+              <Table.Th>Holders</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {pools.data?.data.map((p) => (
+              <PoolRow key={`${p.id}-${p.holders.length}`} pool={p} onChanged={refresh} />
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       <Group align="end">
         <TextInput label="New pool name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
         <Button onClick={() => create.mutate()} disabled={!name.trim()} loading={create.isPending}>

@@ -3,12 +3,13 @@
  * inline rename, active toggle and delete, and an add form. Server messages (duplicate name, in use) are shown as is.
  */
 import { STATUS_COLORS } from '@harbor/shared';
-import { Alert, Button, Group, NativeSelect, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { errorMessage } from '../../../api/client';
 import { adminLookupsApi } from '../../../api/contacts';
 import { ConfirmDeleteButton } from '../../../components/ConfirmDeleteButton';
+import { PageHeading } from '../../../components/PageHeading';
 
 export interface LookupRow {
   id: number;
@@ -128,32 +129,34 @@ export function LookupAdminPage(props: {
   });
   return (
     <Stack>
-      <Title order={2}>{props.title}</Title>
+      <PageHeading title={props.title} section="Admin" />
       {props.children}
       {list.isError && <Alert color="red">{errorMessage(list.error)}</Alert>}
-      <Table aria-label={props.title}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            {extra.map((f) => (
-              <Table.Th key={f.key}>{f.label}</Table.Th>
+      <Table.ScrollContainer minWidth={520}>
+        <Table aria-label={props.title}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              {extra.map((f) => (
+                <Table.Th key={f.key}>{f.label}</Table.Th>
+              ))}
+              <Table.Th>Active</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {list.data?.data.map((r) => (
+              <Row
+                key={`${r.id}-${r.name}-${r.active}-${r.color}-${r.group_id}`}
+                path={props.path}
+                row={r}
+                extra={extra}
+                onChanged={refresh}
+              />
             ))}
-            <Table.Th>Active</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {list.data?.data.map((r) => (
-            <Row
-              key={`${r.id}-${r.name}-${r.active}-${r.color}-${r.group_id}`}
-              path={props.path}
-              row={r}
-              extra={extra}
-              onChanged={refresh}
-            />
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       <Group align="end">
         <TextInput
           label={`New ${props.singular} name`}

@@ -11,7 +11,7 @@ export const StatusesAdminPage = () => (
     path="statuses"
     title="Statuses"
     singular="status"
-    extra={[{ key: 'color', label: 'Colour', options: colorOptions }]}
+    extra={[{ key: 'color', label: 'Color', options: colorOptions }]}
   />
 );
 export const SourcesAdminPage = () => <LookupAdminPage path="sources" title="Sources" singular="source" />;

@@ -18,7 +18,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDots, IconSearch, IconUserPlus } from '@tabler/icons-react';
@@ -28,6 +27,7 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../../api/client';
 import { listUsers, manageableBusinessUnits, setPaidMembership } from '../../../api/people';
 import { useCurrentUser } from '../../../auth/session';
+import { PageHeading } from '../../../components/PageHeading';
 import { subjectOf } from '../../../layout/nav';
 import { DeleteUserModal } from './DeleteUserModal';
 import { QuickUpdateModal } from './QuickUpdateModal';
@@ -85,7 +85,7 @@ export function UsersDirectory({
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2}>{title}</Title>
+        <PageHeading title={title} />
         {manage && (
           <Button leftSection={<IconUserPlus size={16} />} onClick={() => setEditing(null)}>
             New user
@@ -136,72 +136,76 @@ export function UsersDirectory({
       {list.isPending && <Loader aria-label="Loading users" />}
       {list.data && list.data.data.length === 0 && <Text c="dimmed">Nobody matches.</Text>}
       {list.data && list.data.data.length > 0 && (
-        <Table striped highlightOnHover aria-label="Users">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Upline</Table.Th>
-              <Table.Th>Business unit</Table.Th>
-              {manage && <Table.Th aria-label="Actions" />}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data.data.map((u) => (
-              <Table.Tr key={u.id}>
-                <Table.Td>
-                  {profilePath ? (
-                    <Anchor component={Link} to={`${profilePath}/${u.id}`}>
-                      {u.name}
-                    </Anchor>
-                  ) : (
-                    u.name
-                  )}{' '}
-                  {!u.paid && (
-                    <Badge size="xs" color="gray" variant="light">
-                      unpaid
-                    </Badge>
-                  )}
-                </Table.Td>
-                <Table.Td>{u.email}</Table.Td>
-                <Table.Td>{label(u.account_type)}</Table.Td>
-                <Table.Td>{u.manager?.name ?? '—'}</Table.Td>
-                <Table.Td>{u.business_unit?.name ?? '—'}</Table.Td>
-                {manage && (
-                  <Table.Td>
-                    <Menu position="bottom-end" withinPortal>
-                      <Menu.Target>
-                        <ActionIcon variant="subtle" aria-label={`Actions for ${u.name}`}>
-                          <IconDots size={16} />
-                        </ActionIcon>
-                      </Menu.Target>
-                      <Menu.Dropdown>
-                        <Menu.Item onClick={() => setEditing(u)}>Edit</Menu.Item>
-                        <Menu.Item onClick={() => setQuick(u)}>Quick update</Menu.Item>
-                        <Menu.Item onClick={() => setRolesOf(u)}>Roles</Menu.Item>
-                        {can(subject, 'admin.manage') && (
-                          <Menu.Item onClick={() => paid.mutate(u)}>
-                            {u.paid ? 'Withdraw paid membership' : 'Grant paid membership'}
-                          </Menu.Item>
-                        )}
-                        <Menu.Divider />
-                        <Menu.Item onClick={() => signInAs.mutate({ id: u.id, type: 'login_as' })}>Log in as</Menu.Item>
-                        <Menu.Item onClick={() => signInAs.mutate({ id: u.id, type: 'impersonate' })}>
-                          Impersonate
-                        </Menu.Item>
-                        <Menu.Divider />
-                        <Menu.Item color="red" onClick={() => setDeleting(u)}>
-                          Delete
-                        </Menu.Item>
-                      </Menu.Dropdown>
-                    </Menu>
-                  </Table.Td>
-                )}
+        <Table.ScrollContainer minWidth={720}>
+          <Table striped highlightOnHover aria-label="Users">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Email</Table.Th>
+                <Table.Th>Role</Table.Th>
+                <Table.Th>Upline</Table.Th>
+                <Table.Th>Business unit</Table.Th>
+                {manage && <Table.Th aria-label="Actions" />}
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data.data.map((u) => (
+                <Table.Tr key={u.id}>
+                  <Table.Td>
+                    {profilePath ? (
+                      <Anchor component={Link} to={`${profilePath}/${u.id}`}>
+                        {u.name}
+                      </Anchor>
+                    ) : (
+                      u.name
+                    )}{' '}
+                    {!u.paid && (
+                      <Badge size="xs" color="gray" variant="light">
+                        unpaid
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{u.email}</Table.Td>
+                  <Table.Td>{label(u.account_type)}</Table.Td>
+                  <Table.Td>{u.manager?.name ?? '—'}</Table.Td>
+                  <Table.Td>{u.business_unit?.name ?? '—'}</Table.Td>
+                  {manage && (
+                    <Table.Td>
+                      <Menu position="bottom-end" withinPortal>
+                        <Menu.Target>
+                          <ActionIcon variant="subtle" aria-label={`Actions for ${u.name}`}>
+                            <IconDots size={16} />
+                          </ActionIcon>
+                        </Menu.Target>
+                        <Menu.Dropdown>
+                          <Menu.Item onClick={() => setEditing(u)}>Edit</Menu.Item>
+                          <Menu.Item onClick={() => setQuick(u)}>Quick update</Menu.Item>
+                          <Menu.Item onClick={() => setRolesOf(u)}>Roles</Menu.Item>
+                          {can(subject, 'admin.manage') && (
+                            <Menu.Item onClick={() => paid.mutate(u)}>
+                              {u.paid ? 'Withdraw paid membership' : 'Grant paid membership'}
+                            </Menu.Item>
+                          )}
+                          <Menu.Divider />
+                          <Menu.Item onClick={() => signInAs.mutate({ id: u.id, type: 'login_as' })}>
+                            Log in as
+                          </Menu.Item>
+                          <Menu.Item onClick={() => signInAs.mutate({ id: u.id, type: 'impersonate' })}>
+                            Impersonate
+                          </Menu.Item>
+                          <Menu.Divider />
+                          <Menu.Item color="red" onClick={() => setDeleting(u)}>
+                            Delete
+                          </Menu.Item>
+                        </Menu.Dropdown>
+                      </Menu>
+                    </Table.Td>
+                  )}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       {list.data && list.data.meta.total_pages > 1 && (
         <Group justify="space-between">

@@ -1,0 +1,1 @@
+CREATE INDEX "sign_in_failures_login_ip_time" ON "sign_in_failures" USING btree ("email","ip","created_at");

