@@ -1,4 +1,4 @@
-import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -14,17 +14,16 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={200} shadow="md">
       <Menu.Target>
-        {/* Named by its content ("User menu for Ada Lovelace"), so the visible name is part of the accessible one. */}
-        <UnstyledButton>
+        {/* The label contains the visible name ("User menu for Ada Lovelace"): WCAG 2.5.3 label in name. One label
+            rather than hidden text beside the visible name, which some readers announce twice. */}
+        <UnstyledButton aria-label={`User menu for ${name}`}>
           <Group gap={6} wrap="nowrap">
             <Avatar src={user.profile.personal_photo} radius="xl" size="sm" alt="" aria-hidden>
               {initials}
             </Avatar>
-            <VisuallyHidden>User menu for </VisuallyHidden>
             <Text size="sm" fw={500} visibleFrom="sm" component="span">
               {name}
             </Text>
-            <VisuallyHidden hiddenFrom="sm">{name}</VisuallyHidden>
             <IconChevronDown size={14} aria-hidden />
           </Group>
         </UnstyledButton>
