@@ -53,15 +53,24 @@ async function eventually(check: () => Promise<boolean>, ms = 20_000) {
 
 async function signIn(email: string) {
   const boot = await fetch(`${server.url}/v1/health`);
-  const csrf = /csrf_token=([^;]+)/.exec(boot.headers.getSetCookie().join(';'))![1];
+  const bootCookies = boot.headers.getSetCookie().join(';');
+  const csrf = /csrf_token=([^;]+)/.exec(bootCookies)![1];
+  // The pre-login token is bound to the browser's anonymous id (harbor_pre): send both, as a browser does.
+  const pre = /harbor_pre=([^;]+)/.exec(bootCookies)![1];
   const res = await fetch(`${server.url}/v1/sessions`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: `csrf_token=${csrf}`, 'x-csrf-token': csrf },
+    headers: {
+      'content-type': 'application/json',
+      cookie: `csrf_token=${csrf}; harbor_pre=${pre}`,
+      'x-csrf-token': csrf,
+    },
     body: JSON.stringify({ email, password: DEMO_PASSWORD }),
   });
   expect(res.status).toBe(200);
-  const session = /harbor_session=([^;]+)/.exec(res.headers.getSetCookie().join(';'))![1];
-  return `harbor_session=${session}; csrf_token=${csrf}`;
+  const signedIn = res.headers.getSetCookie().join(';');
+  const session = /harbor_session=([^;]+)/.exec(signedIn)![1];
+  const bound = /csrf_token=([^;]+)/.exec(signedIn)?.[1] ?? csrf;
+  return `harbor_session=${session}; csrf_token=${bound}`;
 }
 
 interface Cable {
