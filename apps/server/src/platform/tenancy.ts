@@ -4,7 +4,7 @@
  * every query; this makes "another tenant's record is 404" hold uniformly, and lets the permission matrix test
  * find a foreign record for any route through `sample`.
  */
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './db/client.js';
 
@@ -61,10 +61,16 @@ export function companyRowResolver(table: CompanyTable, opts: CompanyRowOptions 
       return Boolean(row);
     },
     async sample(db, companyId) {
+      // A key counted per company (a number, not the id) can name a record in several companies; a cross-tenant
+      // probe needs one that only this company uses.
+      const onlyHere =
+        key === table.id
+          ? undefined
+          : sql`not exists (select 1 from ${table} o where o.${sql.identifier(key.name)} = ${key} and o.company_id <> ${companyId})`;
       const [row] = await db
         .select({ key })
         .from(table as PgTable)
-        .where(and(eq(table.companyId, companyId), opts.live))
+        .where(and(eq(table.companyId, companyId), opts.live, onlyHere))
         .limit(1);
       return row ? String(row.key) : null;
     },

@@ -325,7 +325,7 @@ export function contactActionRoutes(scope: FastifyInstance) {
       return {
         data: rows.map((r) => ({
           id: r.log.id,
-          attempt_id: r.attempt.id,
+          attempt_id: r.attempt.number,
           from_user: r.log.fromUserId ? { id: r.log.fromUserId, name: name(r.fromFirst, r.fromLast) } : null,
           to_user: r.log.toUserId ? { id: r.log.toUserId, name: name(r.toFirst, r.toLast) } : null,
           status: r.attempt.status,

@@ -176,7 +176,7 @@ describe('transfer history', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([
       expect.objectContaining({
-        attempt_id: attempt.id,
+        attempt_id: attempt.number,
         from_user: { id: from, name: 'Tyler Brooks' },
         to_user: { id: to, name: 'Angela Diaz' },
         status: 'complete',

@@ -18,9 +18,12 @@ beforeAll(async () => {
   admin = await signIn(t.app, DEMO('admin'));
   manager = await signIn(t.app, DEMO('manager'));
   agent = await signIn(t.app, DEMO('agent'));
+  // Attempt numbers count per company, so the other company's demo import is #1 as this company's first will be;
+  // renumbered to one this company never reaches, it stands for "another company's attempt" in the 404 checks.
   otherAttempt = (
-    await q("select a.id from import_attempts a join companies c on c.id = a.company_id where c.number = 'C-1002'")
-  )[0].id;
+    await q(`update import_attempts a set number = 9001 from companies c
+      where c.id = a.company_id and c.number = 'C-1002' returning a.number`)
+  )[0].number;
 });
 afterAll(() => t.close());
 
@@ -75,14 +78,44 @@ describe('GET /v1/contacts/import_attempts', () => {
   });
 });
 
+describe('attempt numbers (docs/decisions/per-company-numbers.md)', () => {
+  it("counts each company from 1, and a number names the caller's own attempt, never another company's", async () => {
+    const mine = await imported(admin, 'semicolon.csv');
+    const [row] = await q(
+      'select id, company_id, number from import_attempts where id = (select max(id) from import_attempts)',
+    );
+    expect(Number(row.number)).toBe(mine);
+    // Dense within the company, whatever the other company did.
+    expect(await count('select count(*)::int n from import_attempts where company_id = $1', [row.company_id])).toBe(
+      mine,
+    );
+    // The other company holds the same number too: each resolves to its own.
+    await q(
+      `update import_attempts a set number = $1 from companies c
+      where c.id = a.company_id and c.number = 'C-1002'`,
+      [mine],
+    );
+    const res = await admin.get(`/v1/contacts/import_attempts/${mine}`);
+    expect(res.status).toBe(200);
+    expect(res.body.file_name).toBe('semicolon.csv');
+    await q(
+      `update import_attempts a set number = $1 from companies c
+      where c.id = a.company_id and c.number = 'C-1002'`,
+      [otherAttempt],
+    );
+  });
+});
+
 describe('DELETE /v1/contacts/delete_import_attempts/{id}', () => {
   it('deletes an attempt, keeping or removing the contacts it created', async () => {
     const keep = await imported(admin, 'semicolon.csv');
+    // The path names the company's attempt number; the staging rows hang off the internal id.
+    const keepId = await count('select max(id)::int n from import_attempts where number = $1', [keep]);
     const res = await admin.delete(`/v1/contacts/delete_import_attempts/${keep}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ deleted: true, contacts_removed: 0 });
-    expect(await count('select count(*)::int n from import_attempts where id = $1', [keep])).toBe(0);
-    expect(await count('select count(*)::int n from import_rows where attempt_id = $1', [keep])).toBe(0);
+    expect(await count('select count(*)::int n from import_attempts where id = $1', [keepId])).toBe(0);
+    expect(await count('select count(*)::int n from import_rows where attempt_id = $1', [keepId])).toBe(0);
     const gone = await imported(admin, 'quoted-newlines.csv');
     const res2 = await admin.delete(`/v1/contacts/delete_import_attempts/${gone}?remove_contacts=true`);
     expect(res2.body).toEqual({ deleted: true, contacts_removed: 2 });
@@ -98,11 +131,17 @@ describe('DELETE /v1/contacts/delete_import_attempts/{id}', () => {
     expect((await manager.delete(`/v1/contacts/delete_import_attempts/${byAdmin}`)).status).toBe(404);
     expect((await admin.delete(`/v1/contacts/delete_import_attempts/${otherAttempt}`)).status).toBe(404);
     expect((await admin.delete('/v1/contacts/delete_import_attempts/abc')).status).toBe(404);
-    await q("update import_attempts set status = 'processing' where id = $1", [byAdmin]);
+    await q(
+      "update import_attempts set status = 'processing' where id = (select max(id) from import_attempts where number = $1)",
+      [byAdmin],
+    );
     const running = await admin.delete(`/v1/contacts/delete_import_attempts/${byAdmin}`);
     expect(running.status).toBe(409);
     expect(running.body.errors.status).toBeDefined();
-    await q("update import_attempts set status = 'completed' where id = $1", [byAdmin]);
+    await q(
+      "update import_attempts set status = 'completed' where id = (select max(id) from import_attempts where number = $1)",
+      [byAdmin],
+    );
   });
 });
 
@@ -111,13 +150,19 @@ describe('POST /v1/contacts/retry_failed_import_attempts/{id}', () => {
     await t.deps.jobs.stop();
     const up = await upload(admin, '/v1/contacts/import', fx('blank-lines.csv'));
     const id = up.body.id;
-    const [{ file_path }] = await q('select file_path from import_attempts where id = $1', [id]);
+    const [{ file_path }] = await q(
+      'select file_path from import_attempts where id = (select max(id) from import_attempts where number = $1)',
+      [id],
+    );
     // The upload disappears before the job runs: both tries fail and the attempt shows as failed.
     const saved = fs.readFileSync(file_path);
     fs.rmSync(file_path);
     t.deps.jobs.start();
     await t.deps.jobs.drain();
-    const [failed] = await q('select status, error from import_attempts where id = $1', [id]);
+    const [failed] = await q(
+      'select status, error from import_attempts where id = (select max(id) from import_attempts where number = $1)',
+      [id],
+    );
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatch(/ENOENT|no such file/);
     const failedTab = await admin.get('/v1/contacts/import_attempts?tab=failed');
@@ -127,7 +172,10 @@ describe('POST /v1/contacts/retry_failed_import_attempts/{id}', () => {
     expect(retry.status, JSON.stringify(retry.body)).toBe(202);
     expect(retry.body.status).toBe('pending');
     await t.deps.jobs.drain();
-    const [done] = await q('select status, created from import_attempts where id = $1', [id]);
+    const [done] = await q(
+      'select status, created from import_attempts where id = (select max(id) from import_attempts where number = $1)',
+      [id],
+    );
     expect(done).toEqual({ status: 'completed', created: 3 });
     const again = await admin.post(`/v1/contacts/retry_failed_import_attempts/${id}`);
     expect(again.status).toBe(409);
@@ -210,7 +258,10 @@ describe('attachments', () => {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     await t.deps.jobs.drain();
-    const [a] = await q('select status, created, updated, result from import_attempts where id = $1', [res.body.id]);
+    const [a] = await q(
+      'select status, created, updated, result from import_attempts where id = (select max(id) from import_attempts where number = $1)',
+      [res.body.id],
+    );
     expect(a.status).toBe('completed');
     expect(a.result.attachments.matched.map((m: any) => m.file)).toEqual(['ada.pdf']);
     expect(a.result.attachments.unmatched).toEqual(['orphan.pdf']);

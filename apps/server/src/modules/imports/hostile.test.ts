@@ -82,7 +82,7 @@ describe('the hostile-file corpus', () => {
     expect(res.status).toBe(202);
     await t.deps.jobs.drain();
     const [a] = await t.database.query<{ status: string; error: string }>(
-      'select status, error from import_attempts where id = $1',
+      'select status, error from import_attempts where id = (select max(id) from import_attempts where number = $1)',
       [res.body.id],
     );
     expect(a.status).toBe('failed');

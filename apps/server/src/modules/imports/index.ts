@@ -23,7 +23,7 @@ export const importsModule: Module = {
     await scope.register(multipart, {
       limits: { fileSize: maxUploadMb() * 1024 * 1024, files: 1, fields: 40, fieldSize: 256 * 1024, parts: 50 },
     });
-    tenants.register('import_attempt', companyRowResolver(importAttempts));
+    tenants.register('import_attempt', companyRowResolver(importAttempts, { key: importAttempts.number }));
     tenants.register('import_setting', companyRowResolver(importSettings));
     registerImportChannel(channels, scope.deps.database.db);
     registerImportJob(scope.deps, (name, handler) => scope.deps.jobs.register(name, handler));

@@ -13,7 +13,8 @@ type AttemptRow = typeof importAttempts.$inferSelect;
 
 export function presentAttempt(a: AttemptRow, user: { id: number; name: string } | null = null): ImportAttempt {
   return {
-    id: a.id,
+    // The company's own number: what URLs and the routes' {id} use (docs/decisions/per-company-numbers.md).
+    id: a.number,
     status: a.status as ImportAttempt['status'],
     kind: a.kind as ImportAttempt['kind'],
     contact_type: a.contactType as ImportAttempt['contact_type'],

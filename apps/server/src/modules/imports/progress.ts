@@ -41,6 +41,8 @@ export function registerImportChannel(channels: ChannelRegistry, db: Db) {
 
 export interface AttemptFigures {
   id: number;
+  /** The id the browser knows (per company); `id` is internal. */
+  number: number;
   userId: number;
   status: string;
   fileName: string;
@@ -55,7 +57,7 @@ export interface AttemptFigures {
 
 function progressMessage(a: AttemptFigures): ImportProgressMessage {
   return {
-    id: a.id,
+    id: a.number,
     status: a.status as ImportAttemptStatus,
     file_name: a.fileName,
     processed: a.processed,

@@ -20,12 +20,18 @@ export function attemptsReachSql(auth: AuthContext): SQL {
   return sql`a.company_id = ${c} and ${reachesUserSql(auth, sql`a.user_id`)}`;
 }
 
-/** The attempt, when the caller may see it (404 otherwise, like another company's). */
-export async function attemptInReach(db: Db, auth: AuthContext, id: number) {
+/**
+ * The attempt the path names, when the caller may see it (404 otherwise, like another company's). The path's id is
+ * the company's own attempt number (docs/decisions/per-company-numbers.md); the row's `id` stays internal.
+ */
+export async function attemptInReach(db: Db, auth: AuthContext, number: number) {
   const found = rowsOf<{ id: number }>(
-    await db.execute(sql`select a.id from import_attempts a where a.id = ${id} and ${attemptsReachSql(auth)}`),
+    await db.execute(sql`select a.id from import_attempts a where a.number = ${number} and ${attemptsReachSql(auth)}`),
   );
   if (found.length === 0) throw notFound('import_attempt');
-  const [row] = await db.select().from(importAttempts).where(eq(importAttempts.id, id));
+  const [row] = await db
+    .select()
+    .from(importAttempts)
+    .where(eq(importAttempts.id, Number(found[0].id)));
   return row;
 }

@@ -24,7 +24,10 @@ const q = <T = Record<string, any>>(text: string, params: unknown[] = []) => t.d
 const HEAD = 'First Name,Last Name,Phone,Email,DOB,Address,City,Medicare Number';
 
 async function importAndWait(client: Client, file: { name: string; data: Buffer }, fields = {}) {
-  const [a] = await q('select * from import_attempts where id = $1', [await imported(t, client, file, fields)]);
+  const [a] = await q(
+    'select * from import_attempts where id = (select max(id) from import_attempts where number = $1)',
+    [await imported(t, client, file, fields)],
+  );
   return a;
 }
 const contactById = async (id: number) =>

@@ -15,6 +15,7 @@ import {
   serial,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { companies, users } from '../../platform/db/schema.js';
 
@@ -24,6 +25,11 @@ export const importAttempts = pgTable(
   'import_attempts',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /**
+     * The id people see and put in URLs (/contacts/imports/{number}, the routes' {id}): counted per company by the
+     * trigger import_attempts_number (docs/decisions/per-company-numbers.md). `id` stays internal.
+     */
+    number: bigint('number', { mode: 'number' }).notNull().default(0),
     companyId: integer('company_id')
       .notNull()
       .references(() => companies.id),
@@ -62,6 +68,7 @@ export const importAttempts = pgTable(
   },
   (t) => [
     index('import_attempts_company').on(t.companyId, t.id),
+    uniqueIndex('import_attempts_company_number').on(t.companyId, t.number),
     index('import_attempts_status').on(t.status).where(sql`${t.status} in ('pending', 'processing')`),
   ],
 );

@@ -152,8 +152,12 @@ describe('undo', () => {
     const [ev] = await q("select data from contact_events where contact_id = $1 and kind = 'import_undone'", [
       carol.id,
     ]);
+    // The timeline keeps the attempt's internal id (the path uses the company's attempt number).
+    const [{ id: internalId }] = await q('select max(id)::int as id from import_attempts where number = $1', [
+      attemptId,
+    ]);
     expect(ev.data).toMatchObject({
-      import_attempt_id: attemptId,
+      import_attempt_id: internalId,
       changes: { address: { from: '77 Ocean Dr', to: '12 Palm Ave' }, city: { from: 'Miami', to: null } },
       skipped: { email: { from: 'ramon@example.com', to: 'carol.new@example.com' } },
       tags_removed: ['Vendor seen'],
@@ -187,9 +191,10 @@ describe('who sees which attempt, and for how long', () => {
     expect(list.status).toBe(200);
     expect(list.body.data.map((a: any) => a.id)).toEqual([mine]);
     expect((await agent.get(`/v1/contacts/import_attempts/${mine}`)).status).toBe(200);
-    const theirs = await q('select a.id from import_attempts a join users u on u.id = a.user_id where u.email = $1', [
-      DEMO('manager'),
-    ]);
+    const theirs = await q(
+      'select a.number as id from import_attempts a join users u on u.id = a.user_id where u.email = $1',
+      [DEMO('manager')],
+    );
     expect((await agent.get(`/v1/contacts/import_attempts/${theirs[0].id}`)).status).toBe(404);
     expect((await agent.get(`/v1/contacts/import_attempts/${theirs[0].id}/rows`)).status).toBe(404);
     expect((await agent.post(`/v1/contacts/import_attempts/${theirs[0].id}/undo`, {})).status).toBe(404);
@@ -199,15 +204,19 @@ describe('who sees which attempt, and for how long', () => {
   });
 
   it('after the retention period only the created contacts remain, and undo is no longer offered', async () => {
-    const id = await importAndWait(agent, csv('old.csv', ['Name,Email,Phone', 'Quinn Old,quinn@example.com,', 'X,,1']));
+    const number = await importAndWait(
+      agent,
+      csv('old.csv', ['Name,Email,Phone', 'Quinn Old,quinn@example.com,', 'X,,1']),
+    );
+    const [{ id }] = await q('select max(id)::int as id from import_attempts where number = $1', [number]);
     expect((await q('select count(*)::int n from import_rows where attempt_id = $1', [id]))[0].n).toBe(2);
     await q("update import_attempts set finished_at = now() - interval '31 days' where id = $1", [id]);
     await compactStaging(t.deps, id);
     const rows = await q('select action, first_name, raw, reasons from import_rows where attempt_id = $1', [id]);
     expect(rows).toEqual([{ action: 'create', first_name: null, raw: null, reasons: null }]);
-    const detail = await agent.get(`/v1/contacts/import_attempts/${id}`);
+    const detail = await agent.get(`/v1/contacts/import_attempts/${number}`);
     expect(detail.body).toMatchObject({ rows_available: false, undo: { available: false } });
     expect(detail.body.undo.reason).toContain('30 days');
-    expect((await agent.get(`/v1/contacts/import_attempts/${id}/undo`)).status).toBe(409);
+    expect((await agent.get(`/v1/contacts/import_attempts/${number}/undo`)).status).toBe(409);
   });
 });

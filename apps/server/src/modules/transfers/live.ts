@@ -28,6 +28,7 @@ export async function recordTransferChange(tx: Db, a: { id: number; company_id: 
 }
 
 interface Current {
+  /** The company's own transfer number: what people see and the page's ?attempt= names. */
   id: number;
   created_by: number | null;
   status: TransferAttemptMessage['status'];
@@ -74,7 +75,7 @@ export function registerTransferLive(app: FastifyInstance) {
   events.subscribe(TransferAttemptChanged, 'transfers.notify_starter', async (e, tx) => {
     const [a] = await rowsOf<Current>(
       tx,
-      sql`select a.id, a.created_by, a.status, a.reverting, a.reverted, a.processed, a.total, a.error,
+      sql`select a.number as id, a.created_by, a.status, a.reverting, a.reverted, a.processed, a.total, a.error,
             coalesce(nullif(trim(concat_ws(' ', u.first_name, u.last_name)), ''), 'Pool: ' || p.name) as target
           from transfer_attempts a
           left join users u on u.id = a.to_user_id

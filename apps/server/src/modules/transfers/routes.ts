@@ -17,7 +17,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
-import type { Db } from '../../platform/db/client.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
 import { pageMeta, pageOffset } from '../../platform/http/paging.js';
 import { authOf } from '../../platform/http/pipeline.js';
@@ -56,7 +55,8 @@ const ref = (id: unknown, name: unknown) =>
 
 function present(r: Raw): TransferAttempt {
   return {
-    id: Number(r.id),
+    // The company's own number: what URLs and the routes' {id} use (docs/decisions/per-company-numbers.md).
+    id: Number(r.number),
     status: String(r.status),
     reverted: Boolean(r.reverted),
     reverting: Boolean(r.reverting),
@@ -89,14 +89,16 @@ export const transfersModule: Module = {
   register(scope: FastifyInstance, { tenants }) {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const db = scope.deps.database.db;
-    tenants.register('transfer_attempt', companyRowResolver(transferAttempts));
+    tenants.register('transfer_attempt', companyRowResolver(transferAttempts, { key: transferAttempts.number }));
     registerTransferJobs(scope);
     registerTransferLive(scope);
     const config = { access: 'contacts.transfer' as const };
     const byId = { ...config, tenant: { param: 'id', resource: 'transfer_attempt' } };
 
-    async function load(auth: AuthContext, id: number, client: Db = db): Promise<Raw> {
-      const [row] = await rowsOf<Raw>(client, sql`${attemptSelect} where a.id = ${id} and ${attemptsVisible(auth)}`);
+    /** The attempt the path's number names (per company), when the caller may see it; `a.id` stays internal. */
+    async function load(auth: AuthContext, number: number, by: 'number' | 'id' = 'number'): Promise<Raw> {
+      const key = by === 'number' ? sql`a.number` : sql`a.id`;
+      const [row] = await rowsOf<Raw>(db, sql`${attemptSelect} where ${key} = ${number} and ${attemptsVisible(auth)}`);
       if (!row) throw notFound('transfer_attempt');
       return row;
     }
@@ -123,7 +125,7 @@ export const transfersModule: Module = {
           return startTransfer(scope, auth, tx, sel, req.body, req.body.all ? 'all' : 'ids');
         });
         scope.deps.jobs.poke();
-        return reply.code(202).send(present(await load(auth, id)));
+        return reply.code(202).send(present(await load(auth, id, 'id')));
       },
     );
 
@@ -140,11 +142,11 @@ export const transfersModule: Module = {
       },
       async (req, reply) => {
         const auth = authOf(req);
-        const id = req.body.transfer_attempt_id;
-        await load(auth, id);
-        await db.transaction((t) => resumeTransfer(scope, t, auth, id));
+        const number = req.body.transfer_attempt_id;
+        const a = await load(auth, number);
+        await db.transaction((t) => resumeTransfer(scope, t, auth, Number(a.id)));
         scope.deps.jobs.poke();
-        return reply.code(202).send(present(await load(auth, id)));
+        return reply.code(202).send(present(await load(auth, number)));
       },
     );
 
@@ -178,7 +180,7 @@ export const transfersModule: Module = {
         if (q?.trim()) {
           const like = `%${likeEscape(q.trim())}%`;
           where = sql`${where} and (a.status ilike ${like} or tu.first_name || ' ' || tu.last_name ilike ${like}
-            or p.name ilike ${like} or a.id::text = ${q.trim()})`;
+            or p.name ilike ${like} or a.number::text = ${q.trim()})`;
         }
         const [{ n }] = await rowsOf<{ n: number }>(
           db,
@@ -262,7 +264,7 @@ export const transfersModule: Module = {
                 l.from_pool_id, l.reverted_at, l.created_at
               from transfer_logs l left join contacts c on c.id = l.contact_id
               left join users fu on fu.id = l.from_user_id left join users tu on tu.id = l.to_user_id
-              where l.attempt_id = ${req.params.id} order by l.id limit ${limit} offset ${pageOffset(page, limit)}`,
+              where l.attempt_id = ${Number(a.id)} order by l.id limit ${limit} offset ${pageOffset(page, limit)}`,
         );
         return {
           data: rows.map((r) => ({
@@ -282,11 +284,11 @@ export const transfersModule: Module = {
       },
     );
 
-    const revert = async (auth: AuthContext, id: number) => {
-      await load(auth, id);
-      await db.transaction((t) => startRevert(scope, t, auth, id));
+    const revert = async (auth: AuthContext, number: number) => {
+      const a = await load(auth, number);
+      await db.transaction((t) => startRevert(scope, t, auth, Number(a.id)));
       scope.deps.jobs.poke();
-      return present(await load(auth, id));
+      return present(await load(auth, number));
     };
     const revertSchema = {
       tags,

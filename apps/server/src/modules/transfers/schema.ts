@@ -9,6 +9,7 @@ import {
   serial,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { companies, users } from '../../platform/db/schema.js';
 
@@ -21,6 +22,8 @@ export const transferAttempts = pgTable(
   'transfer_attempts',
   {
     id: serial('id').primaryKey(),
+    /** The id people see and put in URLs, counted per company (docs/decisions/per-company-numbers.md). */
+    number: integer('number').notNull().default(0),
     companyId: integer('company_id')
       .notNull()
       .references(() => companies.id),
@@ -39,7 +42,10 @@ export const transferAttempts = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [index('transfer_attempts_company').on(t.companyId, t.id)],
+  (t) => [
+    index('transfer_attempts_company').on(t.companyId, t.id),
+    uniqueIndex('transfer_attempts_company_number').on(t.companyId, t.number),
+  ],
 );
 
 export const transferLogs = pgTable(

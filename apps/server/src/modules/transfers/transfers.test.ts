@@ -17,6 +17,8 @@ const ownedBy = async (email: string) =>
     )
   ).map((r) => Number(r.id));
 
+const companyOf = async (email: string) =>
+  (await q<{ company_id: number }>('select company_id from users where email = $1', [email]))[0].company_id;
 const numberOf = async (id: number) =>
   Number((await q<{ number: string }>('select number from contacts where id = $1', [id]))[0].number);
 
@@ -53,7 +55,8 @@ describe('transfers', () => {
     expect(await ownedBy(DEMO('agent'))).toEqual([]);
     // Each moved contact's record is its log row (from whom, by which attempt), not a second copy in the timeline.
     const logs = await q<{ contact_id: string; from_user_id: number; reverted_at: unknown }>(
-      'select contact_id, from_user_id, reverted_at from transfer_logs where attempt_id = $1 order by contact_id',
+      `select contact_id, from_user_id, reverted_at from transfer_logs
+        where attempt_id = (select max(id) from transfer_attempts where number = $1) order by contact_id`,
       [attemptId],
     );
     expect(logs.map((l) => Number(l.contact_id))).toEqual(moved);
@@ -171,7 +174,10 @@ describe('transfers', () => {
     expect((await admin.patch('/v1/contacts/update_transfer_group', { transfer_attempt_id: res.body.id })).status).toBe(
       409,
     );
-    await q("update transfer_attempts set status = 'failed' where id = $1", [res.body.id]);
+    await q("update transfer_attempts set status = 'failed' where number = $1 and company_id = $2", [
+      res.body.id,
+      await companyOf(DEMO('admin')),
+    ]);
     const resumed = await admin.patch('/v1/contacts/update_transfer_group', { transfer_attempt_id: res.body.id });
     expect(resumed.status).toBe(202);
     await t.deps.jobs.drain();
@@ -180,13 +186,20 @@ describe('transfers', () => {
     expect(after.body).toMatchObject({ status: 'complete', processed: 4, total: 4 });
   });
 
-  it('answers 404 for another company’s attempt', async () => {
+  it('answers 404 for another company’s attempt; each company counts its own numbers', async () => {
+    // Numbers count per company (docs/decisions/per-company-numbers.md): the recruiting company's demo transfer is
+    // its #1 as this company's first is. Renumbered to one this company never reached, it stands for "theirs".
     const [a] = await q<{ id: number }>(
-      "select a.id from transfer_attempts a join companies co on co.id = a.company_id where co.number = 'C-1002'",
+      `update transfer_attempts a set number = 9001 from companies co
+        where co.id = a.company_id and co.number = 'C-1002' returning a.number as id`,
     );
     expect((await admin.get(`/v1/contacts/transfer_attempts/${a.id}`)).status).toBe(404);
     expect((await admin.post(`/v1/contacts/transfer_attempts/${a.id}`, { revert: true })).status).toBe(404);
     const other = await signIn(t.app, RECRUIT('admin'));
     expect((await other.get(`/v1/contacts/transfer_attempts/${a.id}/logs`)).body.data).toHaveLength(3);
+    // This company's own #1 is its first transfer, whatever the other company did.
+    const mine = await admin.get('/v1/contacts/transfer_attempts/1');
+    expect(mine.status).toBe(200);
+    expect(mine.body.id).toBe(1);
   });
 });
