@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../App';
 import { click, findButton, findByLabel, findByText, mount, queryByText, type, unmount, waitFor } from '../../test/dom';
 import { makeUser } from '../../test/fixtures';
+import { fakeServer } from '../../test/server';
 
 const json = (status: number, body?: unknown) =>
   new Response(body === undefined ? null : JSON.stringify(body), {
@@ -69,23 +70,8 @@ const LOOKUPS = {
   'PATCH /v1/tags': (body: any) => json(200, tagList(body?.search)),
 };
 
-function server(routes: Record<string, (body: any) => Response>) {
-  const seen: Seen[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const url = new URL(String(input), window.location.origin);
-      const key = `${init.method ?? 'GET'} ${url.pathname}`;
-      const body = init.body ? JSON.parse(String(init.body)) : undefined;
-      seen.push({ key, body });
-      await new Promise((r) => setTimeout(r, 0));
-      if (init.signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
-      const route = routes[key];
-      if (!route) return json(404, { errors: { base: ['not here'] } });
-      return route(body);
-    }),
-  );
-  return seen;
+function server(routes: Record<string, (body: any) => Response>): Seen[] {
+  return fakeServer(({ key, body }) => routes[key]?.(body));
 }
 
 beforeEach(() => {
@@ -112,6 +98,7 @@ describe('/contacts', () => {
   }, async () => {
     const page = [row(1, 'Margaret', 'Whitfield'), row(2, 'Harold', 'Benson')];
     const seen = server({
+      ...LOOKUPS,
       'GET /v1/users/me': () => json(200, makeUser()),
       'GET /v1/users/quick_filters': () => json(200, []),
       'PATCH /v1/contacts': () =>
@@ -185,6 +172,7 @@ describe('/contacts', () => {
       'GET /v1/users/me': () => json(200, makeUser()),
       'GET /v1/users/quick_filters': () => json(200, []),
       'PATCH /v1/contacts': () => json(200, { data: [row(1, 'Margaret', 'Whitfield')], meta: meta(1) }),
+      'PATCH /v1/contacts/count': () => json(200, { count: 1, exact: true, margin: null }),
     });
     window.history.replaceState(null, '', '/contacts');
     await mount(<App />);
@@ -216,6 +204,7 @@ describe('/contacts', () => {
       'GET /v1/users/quick_filters': () => json(200, []),
       'PATCH /v1/contacts': (body) =>
         json(200, { data: [row(body.page, `Page${body.page}`, 'Row')], meta: { ...meta(400, 'next'), limit: 100 } }),
+      'PATCH /v1/contacts/count': () => json(200, { count: 400, exact: true, margin: null }),
     });
     window.history.replaceState(null, '', '/contacts?status_id=2&tag_ids=4&sort=email&order=desc&page=2&size=100');
     await mount(<App />);
@@ -248,6 +237,7 @@ describe('/contacts', () => {
       'GET /v1/users/quick_filters': () => json(200, []),
       'PATCH /v1/contacts': (body) =>
         json(200, body.q ? { data: [], meta: meta(0) } : { data: [row(1, 'Margaret', 'Whitfield')], meta: meta(1) }),
+      'PATCH /v1/contacts/count': (body) => json(200, { count: body.q ? 0 : 1, exact: true, margin: null }),
     });
     window.history.replaceState(null, '', '/contacts?q=zzyzx');
     await mount(<App />);
@@ -259,6 +249,7 @@ describe('/contacts', () => {
 
   it('orders by a clicked header, pages by number in the address, and hides the downline view from agents', async () => {
     const seen = server({
+      ...LOOKUPS,
       'GET /v1/users/me': () => json(200, makeUser()),
       'GET /v1/users/quick_filters': () => json(200, []),
       'PATCH /v1/contacts': (body) =>
