@@ -32,6 +32,8 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+          // Fails a test on console.error / console.warn and on a request its fake server does not know.
+          setupFiles: ['apps/web/src/test/setup.ts'],
           // Lazy routes load their chunk on first render; on a busy 2-core runner that alone can take seconds.
           testTimeout: 30_000,
         },

@@ -44,7 +44,7 @@ if (pg) {
 }
 steps.push(
   ['web build', 'npm run build -w @harbor/web'],
-  ['JavaScript per route against its budget (report)', 'node scripts/check-bundle.mjs --report'],
+  ['JavaScript per route against its budget', 'node scripts/check-bundle.mjs'],
   ['browser flows (Playwright + Chromium)', 'node scripts/e2e.mjs'],
 );
 

@@ -1,10 +1,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { pureSharedSchemas } from './vite-plugins/pure-shared-schemas.js';
 
 const api = 'http://localhost:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [pureSharedSchemas(), react()],
   server: {
     port: 5173,
     strictPort: true,

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect } from 'react';
 import { createBrowserRouter, Navigate, Outlet, useLocation } from 'react-router';
 import { beginNavigation, configureClient } from './api/client';
-import { resetClientState } from './auth/session';
+import { resetClientState } from './auth/userCache';
 import { PublicLayout } from './layout/PublicLayout';
 import { RouteErrorPanel } from './pages/ErrorPanel';
 
@@ -63,7 +63,7 @@ const ImportsPage = lazyNamed(() => import('./pages/imports/ImportsPage'), 'Impo
 const ImportWizardPage = lazyNamed(() => import('./pages/imports/ImportWizardPage'), 'ImportWizardPage');
 const ImportResultPage = lazyNamed(() => import('./pages/imports/ImportResultPage'), 'ImportResultPage');
 const LoginPage = lazyNamed(() => import('./pages/LoginPage'), 'LoginPage');
-const NotFoundRoute = lazyNamed(() => import('./pages/NotFoundPage'), 'NotFoundRoute');
+const NotFoundRoute = lazyNamed(() => import('./pages/NotFoundRoute'), 'NotFoundRoute');
 const publicPages = () => import('./pages/PublicPages');
 const ContactUsPage = lazyNamed(publicPages, 'ContactUsPage');
 const PrivacyPolicyPage = lazyNamed(publicPages, 'PrivacyPolicyPage');

@@ -4,6 +4,7 @@
  */
 import { FETCH_DEFAULTS } from '@harbor/shared';
 import { focusManager, QueryClient } from '@tanstack/react-query';
+import { ME_KEY } from '../auth/userCache';
 import { ApiError, isAbortError } from './client';
 
 interface NetworkInformationLike {
@@ -61,7 +62,7 @@ export function installFocusThrottle(throttleMs: number = FETCH_DEFAULTS.focusTh
 
 export function createQueryClient(): QueryClient {
   installFocusThrottle();
-  return new QueryClient({
+  const client = new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: FETCH_DEFAULTS.dedupeMs,
@@ -72,4 +73,8 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  // The signed-in user stays cached for the whole session, observed or not: the theme reads it from the cache
+  // (auth/session.ts useCachedUser) on public pages too.
+  client.setQueryDefaults(ME_KEY, { gcTime: Number.POSITIVE_INFINITY });
+  return client;
 }

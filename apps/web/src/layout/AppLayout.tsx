@@ -1,8 +1,7 @@
 import { AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Notifications } from '@mantine/notifications';
 import { useIsFetching } from '@tanstack/react-query';
-import { type ReactNode, useMemo, useRef } from 'react';
+import { lazy, type ReactNode, Suspense, useMemo, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useSlowLoading } from '../api/useSlowLoading';
 import { useCurrentUser } from '../auth/session';
@@ -17,6 +16,9 @@ import { NAV_ICONS } from './navIcons';
 import { ProcessNotificationCard } from './ProcessNotificationCard';
 import { UserMenu } from './UserMenu';
 import { useHeadingFocus } from './useHeadingFocus';
+
+// Not part of the download before a page shows (scripts/check-bundle.mjs).
+const Toasts = lazy(() => import('./Toasts').then((m) => ({ default: m.Toasts })));
 
 function SlowLoadingNote() {
   // First loads only: a background refetch of data already on screen is not worth a note.
@@ -107,7 +109,9 @@ export function AppLayout({ children }: { children?: ReactNode }) {
       </AppShell.Main>
       <ProcessNotificationCard />
       {/* Toasts belong to the signed-in app; here, their code is not part of the public pages' download. */}
-      <Notifications position="top-right" />
+      <Suspense fallback={null}>
+        <Toasts />
+      </Suspense>
     </AppShell>
   );
 }

@@ -5,6 +5,7 @@
  * `subscribe`; this module knows none of them.
  */
 import { LIVE_RECONNECT_MS } from '@harbor/shared';
+import { onClientReset } from '../auth/userCache';
 
 export type CableState = 'disconnected' | 'connecting' | 'connected';
 export type ChannelParams = Record<string, string | number | boolean | null>;
@@ -218,6 +219,8 @@ export function cableUrl(location: Pick<Location, 'protocol' | 'host'> = window.
 
 /** The app's one connection. */
 export const cable = new Cable({ url: () => cableUrl() });
+// Signing out (or a 401) closes it; it is only ever running once this module has loaded.
+onClientReset(() => cable.stop());
 
 export function subscribe(channel: string, params: ChannelParams, onMessage: MessageHandler): () => void {
   return cable.subscribe(channel, params, onMessage);

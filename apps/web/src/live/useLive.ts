@@ -1,9 +1,5 @@
-import { NOTIFICATIONS_CHANNEL, NotificationsChannelMessage } from '@harbor/shared';
 import { useEffect, useSyncExternalStore } from 'react';
-import { addNotification } from '../stores/notifications';
-import { openProcessNotification } from '../stores/processNotification';
-import { type CableState, cable, subscribe } from './cable';
-import { emitTransferUpdate } from './transfers';
+import { type CableState, cable } from './cable';
 
 export function useCableState(): CableState {
   return useSyncExternalStore(
@@ -13,39 +9,24 @@ export function useCableState(): CableState {
   );
 }
 
-/** A NotificationsChannel message, parsed with the schema the server validated it with before publishing. */
-export function handleNotificationsMessage(message: unknown): void {
-  const parsed = NotificationsChannelMessage.safeParse(message);
-  if (!parsed.success) {
-    console.warn('Live connection: unexpected notification payload');
-    return;
-  }
-  const m = parsed.data;
-  addNotification({ title: m.title, body: m.body, link: m.link });
-  if (m.type === 'transfer_attempt') {
-    emitTransferUpdate(m);
-    if (!m.reverting) {
-      openProcessNotification({
-        text: m.body,
-        status: m.status === 'failed' || m.title === 'Revert failed' ? 'error' : 'success',
-        linkUrl: m.link,
-        linkText: 'View transfer',
-      });
-    }
-  }
-}
-
 /**
  * Mounted by the signed-in shell only, so public pages never open the live connection. The notifications channel
- * belongs to the shell; feature channels subscribe on their own through `subscribe`.
+ * belongs to the shell; feature channels subscribe on their own through `subscribe`. The connection code is loaded
+ * here rather than imported (live/connection.ts says why).
  */
 export function useLiveConnection(): void {
   useEffect(() => {
-    const unsubscribe = subscribe(NOTIFICATIONS_CHANNEL, {}, handleNotificationsMessage);
-    cable.start();
+    let stop: (() => void) | undefined;
+    let unmounted = false;
+    import('./connection').then(
+      (m) => {
+        if (!unmounted) stop = m.startLiveConnection();
+      },
+      () => console.warn('Live connection: its code did not load'),
+    );
     return () => {
-      unsubscribe();
-      cable.stop();
+      unmounted = true;
+      stop?.();
     };
   }, []);
 }

@@ -4,8 +4,8 @@ import { type FormEvent, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../api/client';
 import { isOtpStep, login, type OtpStep, resetPasswordInstructions, sendOtp } from '../api/endpoints';
-import { setCurrentUser } from '../auth/session';
 import { takePostLoginTarget } from '../auth/storage';
+import { setCurrentUser } from '../auth/userCache';
 import { PageHeading } from '../components/PageHeading';
 
 function loginError(error: unknown): string {

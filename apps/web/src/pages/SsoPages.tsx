@@ -10,7 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, api, errorMessage } from '../api/client';
-import { setCurrentUser } from '../auth/session';
+import { setCurrentUser } from '../auth/userCache';
 import { PageHeading } from '../components/PageHeading';
 
 /** The spec's error kinds, as the server names them, in words a person can act on. */

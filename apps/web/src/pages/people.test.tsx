@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../App';
 import { click, findButton, findByText, mount, queryButton, unmount } from '../test/dom';
 import { makeUser } from '../test/fixtures';
+import { fakeServer } from '../test/server';
 
 type Route = (init: RequestInit, url: URL) => Response | undefined;
 const json = (status: number, body?: unknown) =>
@@ -13,20 +14,7 @@ const json = (status: number, body?: unknown) =>
   });
 
 function server(routes: Record<string, Route>) {
-  const seen: { key: string; body: unknown; url: URL }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const url = new URL(String(input), window.location.origin);
-      const key = `${init.method ?? 'GET'} ${url.pathname}`;
-      seen.push({ key, url, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      await new Promise((r) => setTimeout(r, 0));
-      const reply = routes[key]?.(init, url);
-      if (!reply) throw new Error(`Unexpected request ${key}`);
-      return reply;
-    }),
-  );
-  return seen;
+  return fakeServer(({ key, init, url }) => routes[key]?.(init, url));
 }
 
 const health = () => {

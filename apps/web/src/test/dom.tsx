@@ -51,9 +51,17 @@ export function queryByLabel(label: string): HTMLInputElement | HTMLSelectElemen
   return (aria as HTMLInputElement | null) ?? null;
 }
 
-export function queryButton(name: string): HTMLElement | null {
+/** A control's name from its content: its text without what is hidden from assistive technology. */
+function contentName(el: Element): string {
+  const copy = el.cloneNode(true) as Element;
+  for (const hidden of Array.from(copy.querySelectorAll('[aria-hidden="true"]'))) hidden.remove();
+  return text(copy);
+}
+
+export function queryButton(name: string | RegExp): HTMLElement | null {
   const buttons = Array.from(document.querySelectorAll<HTMLElement>('button, a, [role="button"], [role="menuitem"]'));
-  return buttons.find((b) => text(b) === name || b.getAttribute('aria-label') === name) ?? null;
+  const is = (value: string | null) => value !== null && (typeof name === 'string' ? value === name : name.test(value));
+  return buttons.find((b) => is(contentName(b)) || is(b.getAttribute('aria-label'))) ?? null;
 }
 
 export async function waitFor<T>(probe: () => T | null | undefined | false, what = 'condition', ms = 8000): Promise<T> {
@@ -70,7 +78,7 @@ export async function waitFor<T>(probe: () => T | null | undefined | false, what
 
 export const findByText = (needle: string | RegExp) => waitFor(() => queryByText(needle), `text ${needle}`);
 export const findByLabel = (label: string) => waitFor(() => queryByLabel(label), `label ${label}`);
-export const findButton = (name: string) => waitFor(() => queryButton(name), `button ${name}`);
+export const findButton = (name: string | RegExp) => waitFor(() => queryButton(name), `button ${name}`);
 
 /** React tracks input values itself; set through the native setter so onChange fires. */
 export async function type(el: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, value: string) {

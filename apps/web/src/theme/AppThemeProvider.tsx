@@ -1,6 +1,6 @@
 import { type MantineColorSchemeManager, MantineProvider } from '@mantine/core';
 import { type ReactNode, useEffect, useMemo } from 'react';
-import { useCachedUser } from '../auth/session';
+import { useCachedUser } from '../auth/userCache';
 import { accessibleColorVariables, appearanceOfUser, buildTheme } from './theme';
 
 /**

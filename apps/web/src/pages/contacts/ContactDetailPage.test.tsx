@@ -17,6 +17,7 @@ import {
   waitFor,
 } from '../../test/dom';
 import { makeUser } from '../../test/fixtures';
+import { fakeServer } from '../../test/server';
 import { ContactDetailPage } from './ContactDetailPage';
 import { toBody } from './ContactForm';
 
@@ -74,21 +75,7 @@ const contact: ContactDetail = {
 };
 
 function server(routes: Record<string, (body: unknown) => Response>) {
-  const seen: Array<{ key: string; body: unknown }> = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const url = new URL(String(input), window.location.origin);
-      const key = `${init.method ?? 'GET'} ${url.pathname}`;
-      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-      seen.push({ key, body });
-      await new Promise((r) => setTimeout(r, 0));
-      const route = routes[key];
-      if (!route) throw new Error(`Unexpected request ${key}`);
-      return route(body);
-    }),
-  );
-  return seen;
+  return fakeServer(({ key, body }) => routes[key]?.(body));
 }
 
 const lookups = {

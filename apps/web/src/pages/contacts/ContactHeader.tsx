@@ -104,7 +104,9 @@ export function ContactHeader({ contact, onChanged }: { contact: Contact; onChan
               {contact.phone ? formatPhone(contact.phone) : 'No phone'} ·{' '}
               <span style={{ overflowWrap: 'anywhere' }}>{contact.email ?? 'No email'}</span>
               {contact.email && (
+                // A span: the line is a <p>, and a Badge is a <div> unless told otherwise.
                 <Badge
+                  component="span"
                   ml="xs"
                   size="xs"
                   variant="outline"

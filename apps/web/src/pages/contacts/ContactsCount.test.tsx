@@ -2,6 +2,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findByText, mount, queryByLabel, unmount, waitFor } from '../../test/dom';
+import { fakeServer, json } from '../../test/server';
 import { ContactsCount, countLabel } from './ContactsCount';
 
 beforeEach(() => {
@@ -19,15 +20,12 @@ function countServer(reply: unknown) {
   const gate = new Promise<void>((r) => {
     release = r;
   });
-  const fetch = vi.fn(async (input: string, init: RequestInit = {}) => {
-    expect(`${init.method} ${new URL(String(input), window.location.origin).pathname}`).toBe(
-      'PATCH /v1/contacts/count',
-    );
+  const seen = fakeServer(async ({ key }) => {
+    if (key !== 'PATCH /v1/contacts/count') return undefined;
     await gate;
-    return new Response(JSON.stringify(reply), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    return json(200, reply);
   });
-  vi.stubGlobal('fetch', fetch);
-  return { fetch, release: () => release() };
+  return { seen, release: () => release() };
 }
 
 const show = (scope = { q: 'ohnso' }) =>
@@ -46,7 +44,7 @@ describe('ContactsCount', () => {
     await waitFor(() => document.querySelector('[aria-label="Counting contacts"]'), 'the loading state');
     server.release();
     await findByText('4,303 contacts');
-    expect(JSON.parse(String(server.fetch.mock.calls[0][1]?.body))).toEqual({ q: 'ohnso' });
+    expect(server.seen[0]?.body).toEqual({ q: 'ohnso' });
   });
 
   it('says "about" for an estimate, rounded, and how close it is', async () => {

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { click, findButton, findByLabel, mount, queryByLabel, unmount, waitFor } from '../../test/dom';
+import { fakeServer } from '../../test/server';
 import { differingFields, MergeDialog } from './MergeDialog';
 
 const json = (status: number, body?: unknown) =>
@@ -85,20 +86,20 @@ describe('differingFields', () => {
 describe('MergeDialog', () => {
   it('shows both records side by side and sends the value the person picked for each differing field', async () => {
     const sent: unknown[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: string, init: RequestInit = {}) => {
-        const url = new URL(String(input), window.location.origin);
-        const key = `${init.method ?? 'GET'} ${url.pathname}`;
-        if (key === 'GET /v1/contacts/100001') return json(200, kept);
-        if (key === 'GET /v1/contacts/100002') return json(200, dup);
-        if (key === 'PATCH /v1/contacts/merge') {
-          sent.push(JSON.parse(String(init.body)));
-          return json(200, { kept_id: 1, merged_ids: [2], changes: {} });
-        }
-        throw new Error(`Unexpected request ${key}`);
-      }),
-    );
+    fakeServer(({ key, body }) => {
+      if (key === 'GET /v1/health') {
+        // biome-ignore lint/suspicious/noDocumentCookie: the fake server sets the CSRF cookie
+        document.cookie = 'csrf_token=t0k';
+        return json(200, { status: 'ok', version: 'test' });
+      }
+      if (key === 'GET /v1/contacts/100001') return json(200, kept);
+      if (key === 'GET /v1/contacts/100002') return json(200, dup);
+      if (key === 'PATCH /v1/contacts/merge') {
+        sent.push(body);
+        return json(200, { kept_id: 1, merged_ids: [2], changes: {} });
+      }
+      return undefined;
+    });
     const done = vi.fn();
     await mount(
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>

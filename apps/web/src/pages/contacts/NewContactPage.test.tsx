@@ -5,27 +5,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CurrentUserContext } from '../../auth/session';
 import { findByLabel, findByText, mount, queryByText, type, unmount, waitFor } from '../../test/dom';
 import { makeUser } from '../../test/fixtures';
+import { fakeServer } from '../../test/server';
 import { NewContactPage } from './NewContactPage';
 
 const json = (status: number, body?: unknown) =>
   new Response(JSON.stringify(body ?? {}), { status, headers: { 'Content-Type': 'application/json' } });
 
 function server(routes: Record<string, (body: any) => Response>) {
-  const seen: Array<{ key: string; body: any }> = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string, init: RequestInit = {}) => {
-      const url = new URL(String(input), window.location.origin);
-      const key = `${init.method ?? 'GET'} ${url.pathname}`;
-      const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-      seen.push({ key, body });
-      await new Promise((r) => setTimeout(r, 0));
-      const route = routes[key];
-      if (!route) return json(200, { data: [], groups: [], ungrouped: [], meta: {} });
-      return route(body);
-    }),
-  );
-  return seen;
+  return fakeServer(({ key, body }) => routes[key]?.(body));
 }
 
 afterEach(async () => {
@@ -38,6 +25,13 @@ describe('/contacts/new', () => {
     // biome-ignore lint/suspicious/noDocumentCookie: the fake server's CSRF cookie
     document.cookie = 'csrf_token=t0k';
     const seen = server({
+      // The form's pickers load the lookups; this book has none.
+      'GET /v1/statuses': () => json(200, { data: [] }),
+      'GET /v1/agentflow_statuses': () => json(200, { groups: [], ungrouped: [] }),
+      'GET /v1/sources': () => json(200, { data: [] }),
+      'GET /v1/groups': () => json(200, { data: [] }),
+      'PATCH /v1/tags': () =>
+        json(200, { data: [], meta: { current_page: 1, limit: 500, total_count: 0, total_pages: 0 } }),
       'POST /v1/contacts/duplicate_check': (body) =>
         json(
           200,
