@@ -3,6 +3,7 @@ import { contactRecordsModule } from './contact-records/module.js';
 import { contactsListModule } from './contacts/list-routes.js';
 import { contactDetailModule } from './contacts/module.js';
 import { devModule } from './dev/routes.js';
+import { eventsModule } from './events/routes.js';
 import { healthModule } from './health/routes.js';
 import { importsModule } from './imports/index.js';
 import { lookupsModule } from './lookups/module.js';
@@ -31,5 +32,6 @@ export const modules: Module[] = [
   contactsListModule,
   transfersModule,
   quickFiltersModule,
+  eventsModule,
   devModule,
 ];
