@@ -11,6 +11,7 @@ import { notificationsModule } from './notifications/channel.js';
 import { officeLocationsModule } from './office-locations/routes.js';
 import { quickFiltersModule } from './quick-filters/routes.js';
 import { sessionModule } from './session/routes.js';
+import { soaModule } from './soa/routes.js';
 import { tagsModule } from './tags/routes.js';
 import { transfersModule } from './transfers/routes.js';
 import type { Module } from './types.js';
@@ -33,5 +34,6 @@ export const modules: Module[] = [
   transfersModule,
   quickFiltersModule,
   eventsModule,
+  soaModule,
   devModule,
 ];

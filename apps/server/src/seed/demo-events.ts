@@ -6,6 +6,8 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { contacts } from '../modules/contacts/schema.js';
 import { calendarEvents } from '../modules/events/schema.js';
+import { soaRequests } from '../modules/soa/schema.js';
+import { hashToken, newToken } from '../platform/auth/tokens.js';
 import type { Db } from '../platform/db/client.js';
 import { users } from '../platform/db/schema.js';
 
@@ -51,4 +53,44 @@ export async function seedDemoEvents(db: Db, companyId: number) {
     });
     await db.insert(calendarEvents).values(rows);
   }
+}
+
+/**
+ * One completed scope of appointment per company (signed three days before the demo was seeded), on the first
+ * agent's first contact: the SOA list shows a finished request and tenant tests find another company's. Its link is
+ * spent, so no token is kept.
+ */
+export async function seedDemoSoa(db: Db, companyId: number) {
+  const [agent] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.accountType, 'agent')))
+    .orderBy(asc(users.id))
+    .limit(1);
+  if (!agent) return;
+  const [contact] = await db
+    .select({ id: contacts.id, first: contacts.firstName, last: contacts.lastName })
+    .from(contacts)
+    .where(and(eq(contacts.companyId, companyId), eq(contacts.ownerId, agent.id)))
+    .orderBy(asc(contacts.id))
+    .limit(1);
+  if (!contact) return;
+  const signedAt = new Date(Date.now() - 72 * HOUR);
+  await db.insert(soaRequests).values({
+    companyId,
+    userId: agent.id,
+    contactId: contact.id,
+    tokenHash: hashToken(newToken()),
+    tokenSealed: '',
+    channel: 'link',
+    productsOffered: ['medicare_advantage', 'part_d', 'medigap'],
+    status: 'completed',
+    expiresAt: new Date(signedAt.getTime() + 14 * 24 * HOUR),
+    products: ['medicare_advantage', 'part_d'],
+    signatureName: `${contact.first} ${contact.last}`.trim(),
+    signedAt,
+    signedIp: '203.0.113.7',
+    signedUserAgent: 'demo',
+    completedAt: new Date(signedAt.getTime() + 48 * HOUR),
+  });
 }
