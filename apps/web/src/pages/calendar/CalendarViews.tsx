@@ -8,7 +8,7 @@ import { type CalendarEvent, EVENT_TYPE_LABELS, type IsoDate } from '@harbor/sha
 import { Box, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import type { DragEvent, ReactNode } from 'react';
 import classes from './calendar.module.css';
-import { dayLabel, daysOf, localParts, timeLabel, weekday } from './calendarDates';
+import { dayLabel, daysOf, localParts, timeLabel } from './calendarDates';
 
 export const TYPE_COLORS: Record<string, string> = {
   appointment: 'blue',

@@ -201,6 +201,7 @@ function EventForm({
         {type === 'appointment' && (
           <MultiSelect
             label="Products to discuss"
+            placeholder={products.length ? undefined : 'Pick the products'}
             description="Medicare Advantage and Part D need the contact's signed scope of appointment, 48 hours ahead."
             data={SOA_PRODUCTS.map((p) => ({ value: p, label: SOA_PRODUCT_LABELS[p] }))}
             value={products}

@@ -72,7 +72,7 @@ function SendSoaForm({ contact: given, onClose }: { contact: PickedContact | nul
         </Group>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Close
+            Done
           </Button>
         </Group>
       </Stack>

@@ -86,7 +86,7 @@ export function SoaRequestsPage() {
       )}
       {list.data && list.data.data.length === 0 && <Text c="dimmed">No scope of appointment requests yet.</Text>}
       {list.data && list.data.data.length > 0 && (
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={820}>
           <Table striped highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -105,8 +105,8 @@ export function SoaRequestsPage() {
                       {s.contact.name}
                     </Anchor>
                   </Table.Td>
-                  <Table.Td>
-                    <Badge color={STATUS_COLORS[s.status]} variant="light">
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Badge color={STATUS_COLORS[s.status]} variant="light" style={{ overflow: 'visible' }}>
                       {SOA_STATUS_LABELS[s.status]}
                     </Badge>
                   </Table.Td>
