@@ -91,6 +91,8 @@ const EventFields = {
   /** The exception to the 48-hour rule the agent claims (recorded with the event). */
   soa_exception: z.enum(SOA_EXCEPTIONS).nullable().optional(),
   reminder_minutes: z.number().int().min(0).max(10_080).nullable().optional(),
+  /** Send the reminder by email as well as in the app. */
+  reminder_email: z.boolean().optional(),
 };
 
 export const EventBody = z.strictObject(EventFields);
@@ -120,6 +122,7 @@ export const CalendarEvent = z.object({
   soa_exception: z.enum(SOA_EXCEPTIONS).nullable(),
   soa_request_id: z.number().nullable(),
   reminder_minutes: z.number().nullable(),
+  reminder_email: z.boolean(),
   done: z.boolean(),
   done_at: z.string().nullable(),
   snoozed_until: z.string().nullable(),

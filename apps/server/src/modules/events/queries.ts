@@ -162,6 +162,7 @@ export function present(r: Raw, overdue: boolean): CalendarEvent {
     soa_request_id: r.soa_request_id === null || r.soa_request_id === undefined ? null : Number(r.soa_request_id),
     reminder_minutes:
       r.reminder_minutes === null || r.reminder_minutes === undefined ? null : Number(r.reminder_minutes),
+    reminder_email: Boolean(r.reminder_email),
     done: r.done_at !== null && r.done_at !== undefined,
     done_at: iso(r.done_at),
     snoozed_until: iso(r.snoozed_until),

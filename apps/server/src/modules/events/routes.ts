@@ -38,6 +38,7 @@ import {
   todayQueue,
   zoneOf,
 } from './queries.js';
+import { registerReminderJobs } from './reminders.js';
 import { calendarEvents } from './schema.js';
 import { createEvent, deleteEvent, updateEvent } from './write.js';
 
@@ -50,6 +51,7 @@ export const eventsModule: Module = {
     const app = scope.withTypeProvider<ZodTypeProvider>();
     const db = scope.deps.database.db;
     tenants.register('event', companyRowResolver(calendarEvents));
+    registerReminderJobs(scope.deps);
     const config = { access: 'authenticated' as const };
     const byId = { ...config, tenant: { param: 'id', resource: 'event' } };
 

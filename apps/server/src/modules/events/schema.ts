@@ -40,6 +40,8 @@ export const calendarEvents = pgTable(
     soaRequestId: bigint('soa_request_id', { mode: 'number' }),
     soaException: text('soa_exception'),
     reminderMinutes: integer('reminder_minutes'),
+    /** The reminder goes by email too (it always shows in the app). */
+    reminderEmail: boolean('reminder_email').notNull().default(false),
     /** starts_at - reminder_minutes; the reminders job sends what is due and sets reminded_at. */
     remindAt: ts('remind_at'),
     remindedAt: ts('reminded_at'),

@@ -105,6 +105,7 @@ export async function createEvent(db: Db, auth: AuthContext, body: EventBody): P
         soaRequestId: soa.soaRequestId,
         soaException: soa.exception,
         reminderMinutes: body.reminder_minutes ?? null,
+        reminderEmail: body.reminder_email ?? false,
         remindAt: remindAt(start, body.reminder_minutes),
         createdBy: auth.user.id,
       })
@@ -133,6 +134,7 @@ const snapshot = (r: Raw) => ({
   products: r.products,
   soa_exception: r.soa_exception,
   reminder_minutes: r.reminder_minutes,
+  reminder_email: r.reminder_email,
   done: r.done_at !== null,
   snoozed_until: r.snoozed_until ? new Date(r.snoozed_until as string).toISOString() : null,
 });
@@ -190,6 +192,7 @@ export async function updateEvent(db: Db, auth: AuthContext, id: number, body: E
     products,
     soa_exception: soa ? soa.exception : was.soa_exception,
     reminder_minutes: reminderMinutes,
+    reminder_email: body.reminder_email ?? was.reminder_email,
     done,
     snoozed_until: snoozedUntil,
   };
@@ -212,6 +215,7 @@ export async function updateEvent(db: Db, auth: AuthContext, id: number, body: E
         products,
         ...(soa ? { soaRequestId: soa.soaRequestId, soaException: soa.exception } : {}),
         reminderMinutes,
+        reminderEmail: Boolean(after.reminder_email),
         remindAt: remindAt(start, reminderMinutes),
         ...(timesChanged ? { remindedAt: null } : {}),
         snoozedUntil: snoozedUntil ? new Date(snoozedUntil) : null,

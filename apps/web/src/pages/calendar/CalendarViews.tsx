@@ -6,7 +6,7 @@
  */
 import { type CalendarEvent, EVENT_TYPE_LABELS, type IsoDate } from '@harbor/shared';
 import { Box, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
-import type { DragEvent, ReactNode } from 'react';
+import { type DragEvent, type ReactNode, useEffect, useRef } from 'react';
 import classes from './calendar.module.css';
 import { dayLabel, daysOf, localParts, timeLabel } from './calendarDates';
 
@@ -51,6 +51,7 @@ function EventChip({
     <UnstyledButton
       className={classes.chip}
       data-done={e.done || undefined}
+      data-compact={compact || undefined}
       style={
         {
           '--chip-color': `var(--mantine-color-${color}-light)`,
@@ -68,9 +69,15 @@ function EventChip({
       <Text span size="xs" fw={600} className={classes.time}>
         {e.all_day ? '' : timeLabel(e.start_at, zone)}
       </Text>{' '}
-      <Text span size="xs" lineClamp={compact ? 1 : 2}>
-        {e.title}
-      </Text>
+      {compact ? (
+        <Text span size="xs">
+          {e.title}
+        </Text>
+      ) : (
+        <Text span size="xs" lineClamp={2}>
+          {e.title}
+        </Text>
+      )}
     </UnstyledButton>
   );
 }
@@ -173,13 +180,61 @@ function dropTarget(drop: (e: CalendarEvent, ev: DragEvent<HTMLElement>) => void
 
 const HOUR_PX = 48;
 
+/**
+ * Where each event of one day sits in its column: top and height by its times, and side by side with the events it
+ * overlaps (each group of overlapping events shares the column's width).
+ */
+function layoutDay(list: CalendarEvent[], day: IsoDate, zone: string) {
+  const placed = list
+    .map((e) => {
+      const s = localParts(e.start_at, zone);
+      const en = localParts(e.end_at, zone);
+      const start = e.all_day || s.date < day ? 0 : s.minutes;
+      const end = e.all_day ? 30 : en.date > day ? 24 * 60 : Math.max(en.minutes, start + 15);
+      return { e, start, end: Math.max(end, start + 30), col: 0, cols: 1 };
+    })
+    .sort((a, b) => a.start - b.start || b.end - a.end);
+  let group: typeof placed = [];
+  let groupEnd = -1;
+  const close = () => {
+    const cols = Math.max(1, ...group.map((p) => p.col + 1));
+    for (const p of group) p.cols = cols;
+    group = [];
+  };
+  for (const p of placed) {
+    if (p.start >= groupEnd) {
+      close();
+      groupEnd = -1;
+    }
+    const taken = new Set(group.filter((q) => q.end > p.start).map((q) => q.col));
+    while (taken.has(p.col)) p.col++;
+    group.push(p);
+    groupEnd = Math.max(groupEnd, p.end);
+  }
+  close();
+  return placed.map((p) => ({
+    e: p.e,
+    top: (p.start / 60) * HOUR_PX,
+    height: Math.max(22, ((p.end - p.start) / 60) * HOUR_PX - 2),
+    left: (100 * p.col) / p.cols,
+    width: 100 / p.cols,
+  }));
+}
+
 export function TimeGridView({ events, zone, today, onOpen, onCreate, onMove, days }: ViewProps & { days: IsoDate[] }) {
   const map = byDay(events, zone);
   const hours = Array.from({ length: 24 }, (_, h) => h);
   const hourLabel = (h: number) =>
     new Intl.DateTimeFormat('en-US', { hour: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, 0, 1, h)));
+  // Open on the working day (7 AM), or earlier when something is planned before it.
+  const box = useRef<HTMLDivElement>(null);
+  const earliest = Math.min(7 * 60, ...events.map((e) => (e.all_day ? 7 * 60 : localParts(e.start_at, zone).minutes)));
+  const first = days[0];
+  useEffect(() => {
+    if (box.current && first) box.current.scrollTop = Math.max(0, (earliest / 60 - 0.5) * HOUR_PX);
+  }, [first, earliest]);
   return (
-    <Box className={classes.gridScroll}>
+    <Box className={classes.gridScroll} ref={box}>
       <div
         className={classes.gridHead}
         style={{ gridTemplateColumns: `56px repeat(${days.length}, minmax(96px, 1fr))` }}
@@ -221,18 +276,15 @@ export function TimeGridView({ events, zone, today, onOpen, onCreate, onMove, da
                 aria-label={`New event on ${dayLabel(d, { weekday: 'long', month: 'long', day: 'numeric' })} at ${hourLabel(h)}`}
               />
             ))}
-            {(map.get(d) ?? []).map((e) => {
-              const s = localParts(e.start_at, zone);
-              const en = localParts(e.end_at, zone);
-              const endMin = en.date === d ? en.minutes : 24 * 60;
-              const top = e.all_day ? 0 : (s.minutes / 60) * HOUR_PX;
-              const height = Math.max(22, ((Math.max(endMin, s.minutes + 15) - s.minutes) / 60) * HOUR_PX);
-              return (
-                <div key={e.id} className={classes.placed} style={{ top, height: e.all_day ? 24 : height }}>
-                  <EventChip e={e} zone={zone} onOpen={onOpen} />
-                </div>
-              );
-            })}
+            {layoutDay(map.get(d) ?? [], d, zone).map(({ e, top, height, left, width }) => (
+              <div
+                key={e.id}
+                className={classes.placed}
+                style={{ top, height, left: `calc(${left}% + 2px)`, width: `calc(${width}% - 4px)` }}
+              >
+                <EventChip e={e} zone={zone} onOpen={onOpen} compact={height < 40} />
+              </div>
+            ))}
           </div>
         ))}
       </div>

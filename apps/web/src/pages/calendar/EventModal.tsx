@@ -98,6 +98,7 @@ function EventForm({
   const [products, setProducts] = useState<string[]>(event?.products ?? []);
   const [exception, setException] = useState<SoaException | null>(event?.soa_exception ?? null);
   const [reminder, setReminder] = useState(event?.reminder_minutes == null ? '' : String(event.reminder_minutes));
+  const [reminderEmail, setReminderEmail] = useState(event?.reminder_email ?? false);
   const [location, setLocation] = useState(event?.location ?? '');
   const [description, setDescription] = useState(event?.description ?? '');
 
@@ -116,6 +117,7 @@ function EventForm({
         products: type === 'appointment' ? (products as SoaProduct[]) : [],
         soa_exception: type === 'appointment' && coveredByRule(products) ? exception : null,
         reminder_minutes: reminder === '' ? null : Number(reminder),
+        reminder_email: reminder !== '' && reminderEmail,
         location: location.trim() || null,
         description: description.trim() || null,
       };
@@ -190,7 +192,16 @@ function EventForm({
             error={fieldError('end_at')}
           />
         </SimpleGrid>
-        <Checkbox label="All day" checked={allDay} onChange={(e) => setAllDay(e.currentTarget.checked)} />
+        <Group gap="lg">
+          <Checkbox label="All day" checked={allDay} onChange={(e) => setAllDay(e.currentTarget.checked)} />
+          {reminder !== '' && (
+            <Checkbox
+              label="Email me the reminder too"
+              checked={reminderEmail}
+              onChange={(e) => setReminderEmail(e.currentTarget.checked)}
+            />
+          )}
+        </Group>
         <ContactPicker
           label="Contact"
           value={contact?.id ?? null}
