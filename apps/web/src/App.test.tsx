@@ -15,8 +15,21 @@ const json = (status: number, body?: unknown) =>
   });
 
 /** Routes keyed "METHOD /path"; anything unrouted fails the test (test/server.ts). */
+/** The dashboard's follow-up queue asks for today's events wherever a test lands there: none, unless a test says. */
+const noEventsToday: Route = (_init, url) =>
+  json(200, {
+    data: [],
+    meta: {
+      start_date: url.searchParams.get('start_date') ?? '',
+      end_date: url.searchParams.get('end_date') ?? '',
+      count: 0,
+      truncated: false,
+    },
+  });
+
 function server(routes: Record<string, Route>) {
-  return fakeServer(({ key, init, url }) => routes[key]?.(init, url));
+  const table: Record<string, Route> = { 'GET /v1/events': noEventsToday, ...routes };
+  return fakeServer(({ key, init, url }) => table[key]?.(init, url));
 }
 
 class FakeWebSocket {

@@ -53,6 +53,7 @@ const SignupsPage = lazyNamed(() => import('./pages/admin/SignupsPage'), 'Signup
 const SsoPage = lazyNamed(() => import('./pages/admin/SsoPage'), 'SsoPage');
 const UsersPage = lazyNamed(() => import('./pages/admin/UsersPage'), 'UsersPage');
 const BillingPage = lazyNamed(() => import('./pages/BillingPage'), 'BillingPage');
+const CalendarPage = lazyNamed(() => import('./pages/calendar/CalendarPage'), 'CalendarPage');
 const ContactDetailPage = lazyNamed(() => import('./pages/contacts/ContactDetailPage'), 'ContactDetailPage');
 const ContactsPage = lazyNamed(() => import('./pages/contacts/ContactsPage'), 'ContactsPage');
 const NewContactPage = lazyNamed(() => import('./pages/contacts/NewContactPage'), 'NewContactPage');
@@ -70,6 +71,8 @@ const PrivacyPolicyPage = lazyNamed(publicPages, 'PrivacyPolicyPage');
 const TermsOfUsePage = lazyNamed(publicPages, 'TermsOfUsePage');
 const ProfilePage = lazyNamed(() => import('./pages/profile/ProfilePage'), 'ProfilePage');
 const ResetPasswordPage = lazyNamed(() => import('./pages/ResetPasswordPage'), 'ResetPasswordPage');
+const PublicSoaPage = lazyNamed(() => import('./pages/soa/PublicSoaPage'), 'PublicSoaPage');
+const SoaRequestsPage = lazyNamed(() => import('./pages/soa/SoaRequestsPage'), 'SoaRequestsPage');
 const ssoPages = () => import('./pages/SsoPages');
 const SsoCallbackPage = lazyNamed(ssoPages, 'SsoCallbackPage');
 const SsoLogoutPage = lazyNamed(ssoPages, 'SsoLogoutPage');
@@ -115,6 +118,7 @@ export function createAppRouter() {
             { path: '/privacy-policy', element: page(PrivacyPolicyPage) },
             { path: '/terms-of-use', element: page(TermsOfUsePage) },
             { path: '/dev/inbox', element: page(DevInboxPage) },
+            { path: '/soa/:domain/:token', element: page(PublicSoaPage) },
           ],
         },
         // Signed in, an unknown address keeps the app's layout; signed out, the public one.
@@ -132,6 +136,8 @@ export function createAppRouter() {
                 { path: '/contacts', element: page(ContactsPage) },
                 { path: '/contacts/transfers', element: page(TransfersPage) },
                 { path: '/team', element: page(TeamPage) },
+                { path: '/calendar', element: page(CalendarPage) },
+                { path: '/soa-requests', element: page(SoaRequestsPage) },
                 { path: '/team/:id', element: page(TeamMemberPage) },
                 { path: '/contacts/new', element: page(NewContactPage) },
                 { path: '/contacts/:number', element: page(ContactDetailPage) },

@@ -3,6 +3,7 @@ import { contactRecordsModule } from './contact-records/module.js';
 import { contactsListModule } from './contacts/list-routes.js';
 import { contactDetailModule } from './contacts/module.js';
 import { devModule } from './dev/routes.js';
+import { eventsModule } from './events/routes.js';
 import { healthModule } from './health/routes.js';
 import { importsModule } from './imports/index.js';
 import { lookupsModule } from './lookups/module.js';
@@ -10,6 +11,7 @@ import { notificationsModule } from './notifications/channel.js';
 import { officeLocationsModule } from './office-locations/routes.js';
 import { quickFiltersModule } from './quick-filters/routes.js';
 import { sessionModule } from './session/routes.js';
+import { soaModule } from './soa/routes.js';
 import { tagsModule } from './tags/routes.js';
 import { transfersModule } from './transfers/routes.js';
 import type { Module } from './types.js';
@@ -31,5 +33,7 @@ export const modules: Module[] = [
   contactsListModule,
   transfersModule,
   quickFiltersModule,
+  eventsModule,
+  soaModule,
   devModule,
 ];

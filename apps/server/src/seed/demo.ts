@@ -12,6 +12,7 @@ import { hashToken, newToken } from '../platform/auth/tokens.js';
 import type { Db } from '../platform/db/client.js';
 import { businessUnits, companies, users } from '../platform/db/schema.js';
 import { seedDemoContacts } from './demo-contacts.js';
+import { seedDemoEvents, seedDemoSoa } from './demo-events.js';
 import { seedDemoImports } from './demo-imports.js';
 import { seedDemoLookups } from './demo-lookups.js';
 import { seedDemoRecords } from './demo-records.js';
@@ -119,6 +120,8 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
     // Demo contacts (when seeded) come before the records, which attach to each company's first contacts.
     for (const c of [insurance, recruiting]) await seedDemoRecords(t, c.id);
     await seedDemoImports(t, recruiting.id);
+    for (const c of [insurance, recruiting]) await seedDemoEvents(t, c.id);
+    for (const c of [insurance, recruiting]) await seedDemoSoa(t, c.id);
   });
   return true;
 }

@@ -15,6 +15,7 @@ import {
 export type NavIcon =
   | 'dashboard'
   | 'contacts'
+  | 'calendar'
   | 'imports'
   | 'sms'
   | 'dialer'
@@ -42,6 +43,7 @@ export interface NavItem {
 export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Dashboard', to: '/', icon: 'dashboard', ready: true },
   { label: 'Contacts', to: '/contacts', icon: 'contacts', permission: 'contacts.use', ready: true },
+  { label: 'Calendar', to: '/calendar', icon: 'calendar', ready: true },
   { label: 'Imports', to: '/contacts/imports', icon: 'imports', permission: 'imports.use', ready: true },
   { label: 'SMS', to: '/sms', icon: 'sms', permission: 'sms.use', feature: 'sms_campaigns', ready: false },
   { label: 'Dialer', to: '/dialer', icon: 'dialer', permission: 'dialer.use', feature: 'dialer', ready: false },
@@ -77,7 +79,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     icon: 'soa',
     permission: 'soa.use',
     feature: 'soa_requests',
-    ready: false,
+    ready: true,
   },
   {
     label: 'Trainings',

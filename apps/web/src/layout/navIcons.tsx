@@ -1,6 +1,7 @@
 import {
   type Icon,
   IconAddressBook,
+  IconCalendarMonth,
   IconCalendarRepeat,
   IconChartBar,
   IconFileCertificate,
@@ -22,6 +23,7 @@ import type { NavIcon } from './nav';
 export const NAV_ICONS: Record<NavIcon, Icon> = {
   dashboard: IconLayoutDashboard,
   contacts: IconAddressBook,
+  calendar: IconCalendarMonth,
   imports: IconFileImport,
   sms: IconMessage,
   dialer: IconPhone,

@@ -1,9 +1,11 @@
-import { type BirthdayEntry, roleLabel } from '@harbor/shared';
+import { type BirthdayEntry, featureGateOpen, roleLabel } from '@harbor/shared';
 import { Anchor, Card, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconCake } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useCurrentUser } from '../auth/session';
 import { PageHeading } from '../components/PageHeading';
+import { subjectOf } from '../layout/nav';
+import { TodayQueue } from './calendar/TodayQueue';
 
 /** "today", "tomorrow" or "in N days": when the birthday comes. */
 export function whenLabel(daysUntil: number): string {
@@ -54,6 +56,7 @@ export function DashboardPage() {
           {user.company.name} · {roleLabel(user.profile.account_type, user.company.variant)}
         </Text>
       </div>
+      {featureGateOpen(subjectOf(user), 'follow_ups') && <TodayQueue />}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <BirthdayList title="Client birthdays" entries={clients} empty="No client birthdays coming up." />
         <BirthdayList title="Prospect birthdays" entries={prospects} empty="No prospect birthdays coming up." />

@@ -129,6 +129,9 @@ describe('single sign-on callback', () => {
       'GET /v1/health': health,
       'POST /v1/sessions/sso': () => json(200, { user: makeUser() }),
       'GET /v1/users/me': () => json(200, makeUser()),
+      // The dashboard's follow-up queue.
+      'GET /v1/events': () =>
+        json(200, { data: [], meta: { start_date: '', end_date: '', count: 0, truncated: false } }),
     });
     window.history.replaceState(null, '', '/api/auth/callback?code=abc&state=xyz');
     await mount(<App />);

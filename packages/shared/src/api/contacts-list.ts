@@ -49,6 +49,10 @@ export const CONTACT_FILTER_FIELDS = Object.freeze({
   birth_from: 'date_from',
   birth_to: 'date_to',
   birth_month: 'month',
+  /** Turning 65 within this many days from today (1-366), by the Medicare date engine. */
+  turning_65_within: 'turning_65',
+  /** In Medigap open enrollment today ('true'), by the Medicare date engine. */
+  medigap_oe: 'medigap_oe',
 } as const);
 export type ContactFilterField = keyof typeof CONTACT_FILTER_FIELDS;
 

@@ -3,7 +3,17 @@
  * the `q` box (names accent-insensitive, phones in any format). Input only ever names a field through an own-key
  * check of a frozen allow-list, so `constructor`, `__proto__` or `toString` are unknown fields (422), never SQL.
  */
-import { CONTACT_FILTER_FIELDS, type ContactFilterField, type ContactsScope } from '@harbor/shared';
+import {
+  addDays,
+  addMonths,
+  birthDatesTurning,
+  CONTACT_FILTER_FIELDS,
+  type ContactFilterField,
+  type ContactsScope,
+  type IsoDate,
+  MEDICARE_AGE,
+  medigapOeWindow,
+} from '@harbor/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { invalid } from '../../platform/http/errors.js';
 
@@ -31,15 +41,18 @@ const DATE_COLUMNS: Readonly<Record<string, string>> = Object.freeze(
   }),
 );
 
-/** The `search` array: empty entries are dropped (spec §5); an unknown field is a 422 that names it. */
-export function filterConditions(scope: ContactsScope): SQL[] {
+/**
+ * The `search` array: empty entries are dropped (spec §5); an unknown field is a 422 that names it. `today` is the
+ * caller's day (their time zone) for the Medicare date filters.
+ */
+export function filterConditions(scope: ContactsScope, today: IsoDate = new Date().toISOString().slice(0, 10)): SQL[] {
   const out: SQL[] = [];
   for (const [i, entry] of scope.search.entries()) {
     if (!isAllowed(CONTACT_FILTER_FIELDS, entry.field)) {
       throw invalid('search', `unknown filter field '${entry.field}'`);
     }
     if (isEmpty(entry.value)) continue;
-    out.push(filterSql(entry.field, entry.value, i));
+    out.push(filterSql(entry.field, entry.value, i, today));
   }
   return out;
 }
@@ -47,7 +60,7 @@ export function filterConditions(scope: ContactsScope): SQL[] {
 // Only reached with an own key of CONTACT_FILTER_FIELDS (plain column names), never with raw input.
 const col = (field: string) => sql.raw(`contacts.${field}`);
 
-function filterSql(field: ContactFilterField, value: unknown, i: number): SQL {
+function filterSql(field: ContactFilterField, value: unknown, i: number, today: IsoDate): SQL {
   const list = (Array.isArray(value) ? value : [value]).map(String);
   const ints = () => {
     const n = list.map(Number);
@@ -90,7 +103,31 @@ function filterSql(field: ContactFilterField, value: unknown, i: number): SQL {
       if (!Number.isInteger(m) || m < 1 || m > 12) throw invalid('search', `'birth_month' takes 1-12 (entry ${i})`);
       return sql`extract(month from contacts.date_of_birth) = ${m}`;
     }
+    case 'turning_65':
+    case 'medigap_oe':
+      return medicareFilterSql(kind, list[0], i, today);
   }
+}
+
+/**
+ * The Medicare date engine's filters as plain range conditions on date_of_birth and part_b_effective (each with its
+ * own index): the engine turns "turning 65 within N days" and "in Medigap open enrollment today" into date bounds
+ * (packages/shared/src/medicare/dates.ts, docs/decisions/medicare-dates.md).
+ */
+function medicareFilterSql(kind: 'turning_65' | 'medigap_oe', value: string, i: number, today: IsoDate): SQL {
+  if (kind === 'turning_65') {
+    const days = Number(value);
+    if (!Number.isInteger(days) || days < 1 || days > 366) {
+      throw invalid('search', `'turning_65_within' takes a number of days 1-366 (entry ${i})`);
+    }
+    const r = birthDatesTurning(MEDICARE_AGE, today, addDays(today, days));
+    return sql`contacts.date_of_birth between ${r.start}::date and ${r.end}::date`;
+  }
+  if (value !== 'true') throw invalid('search', `'medigap_oe' takes true (entry ${i})`);
+  const w = medigapOeWindow(today);
+  const next = addMonths(w.latestStart, 1);
+  return sql`(contacts.part_b_effective < ${next}::date and contacts.date_of_birth <= ${w.bornOnOrBefore}::date
+    and (contacts.part_b_effective >= ${w.earliestStart}::date or contacts.date_of_birth >= ${w.bornOnOrAfter}::date))`;
 }
 
 /** A LIKE pattern over contact_search.search, and whether it names enough characters for the trigram index. */

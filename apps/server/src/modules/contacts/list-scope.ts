@@ -8,6 +8,9 @@ import {
   type ContactOrderField,
   type ContactsScope,
   ContactsScope as ContactsScopeSchema,
+  dateInZone,
+  TIME_ZONE_IANA,
+  type TimeZone,
 } from '@harbor/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AuthContext } from '../../platform/auth/context.js';
@@ -143,7 +146,9 @@ export async function resolveScope(db: Db, auth: AuthContext, scope: ContactsSco
   if (scope.pool_id !== 'mine') parts.push(await poolCondition(db, auth, scope.pool_id));
   const owners = await ownerCondition(db, auth, scope);
   if (owners) parts.push(owners);
-  parts.push(...filterConditions(scope));
+  // The Medicare date filters count from the caller's today, in their time zone.
+  const zone = TIME_ZONE_IANA[auth.user.timezone as TimeZone] ?? TIME_ZONE_IANA.est;
+  parts.push(...filterConditions(scope, dateInZone(new Date(), zone)));
   if (scope.category) parts.push(sql`contacts.category = ${scope.category}`);
   if (scope.type) parts.push(sql`contacts.type = ${scope.type}`);
   const words = qWords(scope.q);

@@ -104,6 +104,13 @@ export const contacts = pgTable(
       .on(t.companyId, t.lastName, t.firstName, t.id, t.ownerId, t.poolId)
       .where(sql`deleted_at is null`),
     index('contacts_birthdays').on(t.companyId, t.birthMmdd).where(sql`deleted_at is null and birth_mmdd is not null`),
+    // The Medicare date filters (turning 65, Medigap open enrollment) are range scans of these two.
+    index('contacts_date_of_birth')
+      .on(t.companyId, t.dateOfBirth)
+      .where(sql`deleted_at is null and date_of_birth is not null`),
+    index('contacts_part_b')
+      .on(t.companyId, t.partBEffective)
+      .where(sql`deleted_at is null and part_b_effective is not null`),
     index('contacts_deleted').on(t.companyId, t.deletedAt).where(sql`deleted_at is not null`),
     // Most contacts are in no pool: a partial index holds only those that are, so a transfer writes no entry here.
     index('contacts_pool').on(t.poolId).where(sql`pool_id is not null`),

@@ -1,6 +1,7 @@
 /** /contacts/:number: the contact header, then tabs for details, notes, files, holdings, more and the timeline. */
 import { Alert, Loader, Stack, Tabs } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
 import { type Contact, contactsApi } from '../../api/contacts';
@@ -14,12 +15,18 @@ import { MorePanel } from './MorePanel';
 import { NotesPanel } from './NotesPanel';
 import { Timeline } from './Timeline';
 
+// The calendar tab brings the event dialog and the SOA form: loaded when the tab is first opened.
+const ContactEventsPanel = lazy(async () => ({
+  default: (await import('../calendar/ContactEventsPanel')).ContactEventsPanel,
+}));
+
 const TABS = [
   { value: 'details', label: 'Details' },
   { value: 'notes', label: 'Notes' },
   { value: 'files', label: 'Files' },
   { value: 'holdings', label: 'Policies & securities' },
   { value: 'more', label: 'More' },
+  { value: 'calendar', label: 'Calendar' },
   { value: 'timeline', label: 'Timeline' },
 ] as const;
 
@@ -64,7 +71,7 @@ export function ContactDetailPage() {
     <Stack>
       <ContactHeader key={`${n}-${contact.updated_at}`} contact={contact} onChanged={put} />
       <Tabs value={tab} onChange={(v) => v && setParams({ tab: v })} keepMounted={false}>
-        {/* Six tabs do not fit a phone: the row scrolls inside itself instead of pushing the page sideways. */}
+        {/* Seven tabs do not fit a phone: the row scrolls inside itself instead of pushing the page sideways. */}
         <Tabs.List style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
           {TABS.map((t) => (
             <Tabs.Tab key={t.value} value={t.value}>
@@ -91,6 +98,11 @@ export function ContactDetailPage() {
         </Tabs.Panel>
         <Tabs.Panel value="more" pt="md">
           <MorePanel contact={contact} onChanged={put} />
+        </Tabs.Panel>
+        <Tabs.Panel value="calendar" pt="md">
+          <Suspense fallback={<Loader aria-label="Loading the calendar" />}>
+            <ContactEventsPanel contact={contact} />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="timeline" pt="md">
           <Timeline contact={contact} />

@@ -31,6 +31,8 @@ const MONTHS = [
   'November',
   'December',
 ];
+/** Windows of the Medicare date engine's "turning 65" filter (docs/decisions/medicare-dates.md). */
+export const TURNING_65_CHOICES = ['30', '60', '90', '180', '365'].map((d) => ({ value: d, label: `${d} days` }));
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, ' ');
 const opts = (values: readonly string[]) => values.map((v) => ({ value: v, label: capitalize(v) }));
 
@@ -61,6 +63,8 @@ export const FILTER_LABELS: Partial<Record<ContactFilterField, string>> = {
   address: 'Address',
   category: 'Category',
   pool_id: 'Pool',
+  turning_65_within: 'Turning 65 within',
+  medigap_oe: 'In Medigap open enrollment',
 };
 
 const dateLabel = (iso: string) =>
@@ -99,7 +103,8 @@ function useNames(list: ContactsList) {
       if (known) return known;
       if (field === 'created_from' || field === 'created_to') return dateLabel(value);
       if (field === 'birth_month') return MONTHS[Number(value) - 1] ?? value;
-      if (field === 'is_new') return value === 'true' ? 'Yes' : 'No';
+      if (field === 'is_new' || field === 'medigap_oe') return value === 'true' ? 'Yes' : 'No';
+      if (field === 'turning_65_within') return `${value} days`;
       if (maps[field]) return `#${value}`;
       return field === 'state' ? value : capitalize(value);
     },
@@ -230,6 +235,20 @@ export function ContactsFilters({ list, opened }: { list: ContactsList; opened: 
             GENDERS.map((g) => ({ value: g.value, label: g.label })),
           )}
           {many('email_status', 'Email status', opts(EMAIL_STATUSES))}
+          <Select
+            label="Turning 65 within"
+            clearable
+            data={TURNING_65_CHOICES}
+            value={one('turning_65_within')}
+            onChange={(v) => set('turning_65_within', v ? [v] : [])}
+          />
+          <Select
+            label="Medigap open enrollment"
+            clearable
+            data={[{ value: 'true', label: 'In it today' }]}
+            value={one('medigap_oe')}
+            onChange={(v) => set('medigap_oe', v ? [v] : [])}
+          />
           <CommitInput label="City" value={one('city') ?? ''} onCommit={(v) => set('city', [v])} />
           <CommitInput label="ZIP code" value={one('zip') ?? ''} onCommit={(v) => set('zip', [v])} />
         </SimpleGrid>

@@ -27,6 +27,11 @@ import { ContactsFilters, FilterChips, FiltersButton } from './ContactsFilters';
 import { savedFilterData } from './listUrlState';
 import type { ContactsList, GroupView } from './useContactsList';
 
+const MEDICARE_PRESETS = [
+  { label: 'Turning 65 in the next 90 days', filters: { turning_65_within: ['90'] } },
+  { label: 'In Medigap OE', filters: { medigap_oe: ['true'] } },
+];
+
 function QuickFilters({ list }: { list: ContactsList }) {
   const qc = useQueryClient();
   const saved = useQuery({ queryKey: ['quick_filters'], queryFn: listQuickFilters });
@@ -59,6 +64,17 @@ function QuickFilters({ list }: { list: ContactsList }) {
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
+          {/* Built in: the Medicare date engine's lists, on top of whatever else is filtered. */}
+          <Menu.Label>Medicare dates</Menu.Label>
+          {MEDICARE_PRESETS.map((p) => (
+            <Menu.Item
+              key={p.label}
+              onClick={() => list.setState({ filters: { ...list.state.filters, ...p.filters } })}
+            >
+              {p.label}
+            </Menu.Item>
+          ))}
+          <Menu.Divider />
           {(saved.data ?? []).map((f) => (
             // role=none: the row is layout; the menu's children are its two menu items.
             <Group key={f.id} gap={0} wrap="nowrap" role="none">

@@ -1,0 +1,2 @@
+CREATE INDEX "contacts_date_of_birth" ON "contacts" USING btree ("company_id","date_of_birth") WHERE deleted_at is null and date_of_birth is not null;--> statement-breakpoint
+CREATE INDEX "contacts_part_b" ON "contacts" USING btree ("company_id","part_b_effective") WHERE deleted_at is null and part_b_effective is not null;

@@ -1,0 +1,1 @@
+ALTER TABLE "calendar_events" ADD COLUMN "reminder_email" boolean DEFAULT false NOT NULL;
