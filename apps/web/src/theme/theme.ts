@@ -107,6 +107,8 @@ export function buildTheme(settings: Pick<AppearanceSettings, 'primaryColor'>): 
       Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
       Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
       Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
+      // A file field's clear button is a real, focusable button (a select's is hidden from the keyboard and readers).
+      FileInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Remove the file' } } },
       // The placeholder element Menu puts first in role=menu is not a menu item (axe: aria-required-children);
       // without it, opening a menu focuses its first item, which is what a keyboard user expects anyway.
       Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
