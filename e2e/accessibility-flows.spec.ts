@@ -93,6 +93,16 @@ for (const scheme of ['light', 'dark'] as const) {
         await page.screenshot({ path: `${SHOTS}/a11y-merge-${scheme}.png`, fullPage: true });
       });
 
+      // Filters picked by name: the pickers holding values (their pills) and the chips of the active filters.
+      await openScreen(page, '/contacts');
+      await page.getByRole('button', { name: 'Filters', exact: true }).click();
+      const picker = page.getByRole('region', { name: 'Filters' }).getByRole('combobox', { name: 'Status' });
+      await picker.click();
+      await page.getByRole('option', { name: 'Sold', exact: true }).click();
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('group', { name: 'Active filters' })).toContainText('Status: Sold');
+      await check(page, found, `${scheme} contacts with a filter on`);
+
       // A new contact whose phone is already in the book: the warning and its links.
       await openScreen(page, '/contacts/new');
       await page

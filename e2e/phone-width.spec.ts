@@ -3,7 +3,7 @@
  * or become cards. Each screen is photographed for a person to look at (test-results/screens/phone-*.png).
  */
 import { expect, type Page, test } from '@playwright/test';
-import { listContacts, openScreen } from './a11y';
+import { api, listContacts, openScreen } from './a11y';
 import { SHOTS, signIn } from './helpers';
 
 // Browser globals of the code that runs inside the page (page.evaluate); this project compiles without the DOM lib.
@@ -57,6 +57,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await signIn(page, 'admin@demo.harbor.test');
     await expect(page).toHaveURL(/\/$/);
     const [c] = await listContacts(page, { search: [{ field: 'state', value: ['FL'] }] });
+    const imports = await api<{ data: Array<{ id: number }> }>(page, 'GET', '/v1/contacts/import_attempts');
     const screens: Array<[string, string]> = [
       ['/', 'dashboard'],
       ['/contacts', 'contacts'],
@@ -67,6 +68,7 @@ for (const scheme of ['light', 'dark'] as const) {
       ['/contacts/transfers', 'transfers'],
       ['/contacts/imports', 'imports'],
       ['/contacts/imports/new', 'import-wizard'],
+      [`/contacts/imports/${imports.data[0]?.id}`, 'import-result'],
       ['/team', 'team'],
       ['/admin/users', 'admin-users'],
       ['/admin/feature-flags', 'admin-flags'],
@@ -83,6 +85,17 @@ for (const scheme of ['light', 'dark'] as const) {
     await openScreen(page, '/contacts');
     await page.getByRole('button', { name: 'Filters', exact: true }).click();
     await look(page, found, `contacts-filters-${scheme}`);
+    // The merge dialog: two duplicates side by side, from the list's cards.
+    await openScreen(page, '/contacts?duplicates=1');
+    const boxes = page.getByRole('list', { name: 'Contacts' }).getByRole('checkbox');
+    await boxes.nth(0).check();
+    await boxes.nth(1).check();
+    await page.getByRole('button', { name: 'Bulk actions' }).click();
+    await page.getByRole('menuitem', { name: 'Merge duplicates' }).click();
+    await expect(page.getByRole('table', { name: 'Records to merge' })).toBeVisible();
+    await page.waitForTimeout(300); // the dialog's fade-in
+    await look(page, found, `merge-${scheme}`);
+    await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Open navigation' }).click();
     await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible();
     await look(page, found, `navigation-${scheme}`);
