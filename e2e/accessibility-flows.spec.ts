@@ -96,7 +96,9 @@ for (const scheme of ['light', 'dark'] as const) {
       // Filters picked by name: the pickers holding values (their pills) and the chips of the active filters.
       await openScreen(page, '/contacts');
       await page.getByRole('button', { name: 'Filters', exact: true }).click();
-      const picker = page.getByRole('region', { name: 'Filters' }).getByRole('combobox', { name: 'Status' });
+      const picker = page
+        .getByRole('region', { name: 'Filters' })
+        .getByRole('combobox', { name: 'Status', exact: true });
       await picker.click();
       await page.getByRole('option', { name: 'Sold', exact: true }).click();
       await page.keyboard.press('Escape');
