@@ -47,14 +47,19 @@ export function ImportResultPage() {
     [id, queryClient],
   );
 
-  if (q.isPending) return <Loader aria-label="Loading the import" />;
-  if (q.error) {
+  // An address that names no import (/contacts/imports/abc) would leave the query disabled: pending for ever.
+  const missing = !(id > 0) ? 'There is no import at this address.' : null;
+  if (q.isPending && !missing) return <Loader aria-label="Loading the import" />;
+  if (missing || q.isPending || q.error) {
     // Still a page with its heading: focus lands there after the navigation, and the tab names it.
     return (
       <Stack maw={1200}>
+        <Anchor component={Link} to="/contacts/imports" size="sm">
+          ← All imports
+        </Anchor>
         <PageHeading title="Import" section="Imports" />
         <Alert color="red" role="alert">
-          {errorMessage(q.error)}
+          {missing ?? (q.error ? errorMessage(q.error) : null)}
         </Alert>
       </Stack>
     );
