@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { expect, type Page } from '@playwright/test';
+import { SHOTS } from './helpers';
 
 // Browser globals of the code that runs inside the page (page.evaluate); this project compiles without the DOM lib.
 declare const document: any;
@@ -39,6 +40,25 @@ export async function axeFindings(page: Page, where: string): Promise<string[]> 
           .map((n) => `    ${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 220)}`)
           .join('\n')}`,
     );
+}
+
+/** Checks the page as it is now: findings go to the log and into `found`; a full-page screenshot when named. */
+export async function check(page: Page, found: string[], where: string, shot?: string) {
+  const findings = await axeFindings(page, where);
+  for (const f of findings) console.log(f);
+  found.push(...findings);
+  if (shot) await page.screenshot({ path: `${SHOTS}/${shot}.png`, fullPage: true });
+}
+
+/** Opens something (a menu, a dialog), checks the page with it open, and closes it with Escape. */
+export async function withOpen(page: Page, found: string[], where: string, open: () => Promise<void>) {
+  await open();
+  await check(page, found, where);
+  // The first Escape may only close a picker's list inside the dialog.
+  for (let i = 0; i < 3 && (await page.getByRole('dialog').or(page.getByRole('menu')).count()) > 0; i++) {
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(250);
+  }
 }
 
 /** Opens a screen and waits for its page heading (every screen has one h1). */

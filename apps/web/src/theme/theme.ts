@@ -107,6 +107,12 @@ export function buildTheme(settings: Pick<AppearanceSettings, 'primaryColor'>): 
       Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
       Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
       Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
+      // A table that scrolls sideways (most of them, at phone width) must scroll from the keyboard too (WCAG 2.1.1):
+      // its viewport takes focus, then the arrow keys move it. Only tables without a link or button inside need it,
+      // but whether one scrolls depends on the width, so every table's box is a tab stop.
+      TableScrollContainer: { defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } } },
+      // A file field's clear button is a real, focusable button (a select's is hidden from the keyboard and readers).
+      FileInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Remove the file' } } },
       // The placeholder element Menu puts first in role=menu is not a menu item (axe: aria-required-children);
       // without it, opening a menu focuses its first item, which is what a keyboard user expects anyway.
       Menu: { defaultProps: { withInitialFocusPlaceholder: false } },

@@ -20,15 +20,35 @@ export interface Column {
   label: string;
   /** The order_field this column sorts by; it sorts once the server lists it in CONTACT_ORDER_FIELDS. */
   sort?: string;
+  /** Short values read as one piece ("1-555-072-0629" split over two lines reads as two numbers). */
+  nowrap?: boolean;
   render: (r: ContactListRow) => ReactNode;
 }
 
 export const displayName = (r: { first_name: string; last_name: string; number: number }) =>
   `${r.last_name}, ${r.first_name}`.replace(/^, |, $/, '') || `#${r.number}`;
 
+/** A badge shows its whole name: the column grows (or the table scrolls) rather than cut "Appointment Set" short. */
+const WHOLE = { label: { overflow: 'visible' } } as const;
+
+/** An email may break before its "@" (a narrow column), never in the middle of a word. */
+const Email = ({ email }: { email: string | null }) => {
+  if (!email) return null;
+  const at = email.indexOf('@');
+  return at > 0 ? (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
+  ) : (
+    email
+  );
+};
+
 const StatusBadge = ({ r }: { r: ContactListRow }) =>
   r.status ? (
-    <Badge color={paletteOf(r.status.color)} variant="light">
+    <Badge color={paletteOf(r.status.color)} variant="light" styles={WHOLE}>
       {r.status.name}
     </Badge>
   ) : null;
@@ -36,7 +56,7 @@ const StatusBadge = ({ r }: { r: ContactListRow }) =>
 const Tags = ({ r }: { r: ContactListRow }) => (
   <Group gap={4}>
     {r.tags.map((t) => (
-      <Badge key={t.id} color={paletteOf(t.color)} size="sm" variant="dot">
+      <Badge key={t.id} color={paletteOf(t.color)} size="sm" variant="dot" styles={WHOLE}>
         {t.name}
       </Badge>
     ))}
@@ -55,20 +75,26 @@ export const COLUMNS: Column[] = [
     ),
   },
   { key: 'number', label: 'Number', sort: 'number', render: (r) => r.number },
-  { key: 'email', label: 'Email', sort: 'email', render: (r) => r.email ?? '' },
-  { key: 'phone', label: 'Phone', sort: 'phone', render: (r) => (r.phone ? formatPhone(r.phone) : '') },
+  { key: 'email', label: 'Email', sort: 'email', render: (r) => <Email email={r.email} /> },
+  { key: 'phone', label: 'Phone', sort: 'phone', nowrap: true, render: (r) => (r.phone ? formatPhone(r.phone) : '') },
   { key: 'city', label: 'City', sort: 'city', render: (r) => r.city ?? '' },
   { key: 'state', label: 'State', sort: 'state', render: (r) => r.state ?? '' },
   { key: 'zip', label: 'ZIP code', sort: 'zip', render: (r) => r.zip ?? '' },
   { key: 'type', label: 'Type', sort: 'type', render: (r) => (r.type === 'client' ? 'Client' : 'Lead') },
-  { key: 'dob', label: 'Date of birth', sort: 'date_of_birth', render: (r) => formatDate(r.date_of_birth) },
+  {
+    key: 'dob',
+    label: 'Date of birth',
+    sort: 'date_of_birth',
+    nowrap: true,
+    render: (r) => formatDate(r.date_of_birth),
+  },
   { key: 'status', label: 'Status', sort: 'status', render: (r) => <StatusBadge r={r} /> },
   { key: 'source', label: 'Source', sort: 'source', render: (r) => r.source?.name ?? '' },
   { key: 'owner', label: 'Owner', sort: 'owner', render: (r) => r.owner?.name ?? '' },
   { key: 'pool', label: 'Pool', sort: 'pool', render: (r) => r.pool?.name ?? '' },
   { key: 'group', label: 'Group', sort: 'group', render: (r) => r.group?.name ?? '' },
   { key: 'tags', label: 'Tags', render: (r) => <Tags r={r} /> },
-  { key: 'created', label: 'Added', sort: 'created_at', render: (r) => formatDate(r.created_at) },
+  { key: 'created', label: 'Added', sort: 'created_at', nowrap: true, render: (r) => formatDate(r.created_at) },
 ];
 export const DEFAULT_COLUMNS = ['name', 'phone', 'email', 'state', 'status', 'owner', 'tags'];
 
@@ -245,7 +271,9 @@ export function ContactsTable({ list, columns }: { list: ContactsList; columns: 
                     />
                   </Table.Td>
                   {shown.map((c) => (
-                    <Table.Td key={c.key}>{c.render(r)}</Table.Td>
+                    <Table.Td key={c.key} style={c.nowrap ? { whiteSpace: 'nowrap' } : undefined}>
+                      {c.render(r)}
+                    </Table.Td>
                   ))}
                 </Table.Tr>
               ))}

@@ -4,12 +4,13 @@
  * contact it changed old -> new, the contacts it created, and undo (with what it would do shown first).
  */
 import { IMPORT_RESULT_DAYS, SCRUB_KEY_LABELS } from '@harbor/shared';
-import { Alert, Anchor, Badge, Button, Group, List, Loader, Paper, Progress, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, List, Loader, Paper, Progress, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { type AttemptDetail, getAttempt } from '../../api/imports';
+import { PageHeading } from '../../components/PageHeading';
 import { when } from '../contacts/format';
 import { STATUS_LABEL } from './ImportsPage';
 import { plural } from './MatchList';
@@ -46,12 +47,21 @@ export function ImportResultPage() {
     [id, queryClient],
   );
 
-  if (q.isPending) return <Loader aria-label="Loading the import" />;
-  if (q.error) {
+  // An address that names no import (/contacts/imports/abc) would leave the query disabled: pending for ever.
+  const missing = !(id > 0) ? 'There is no import at this address.' : null;
+  if (q.isPending && !missing) return <Loader aria-label="Loading the import" />;
+  if (missing || q.isPending || q.error) {
+    // Still a page with its heading: focus lands there after the navigation, and the tab names it.
     return (
-      <Alert color="red" role="alert">
-        {errorMessage(q.error)}
-      </Alert>
+      <Stack maw={1200}>
+        <Anchor component={Link} to="/contacts/imports" size="sm">
+          ← All imports
+        </Anchor>
+        <PageHeading title="Import" section="Imports" />
+        <Alert color="red" role="alert">
+          {missing ?? (q.error ? errorMessage(q.error) : null)}
+        </Alert>
+      </Stack>
     );
   }
   const a = q.data;
@@ -66,9 +76,7 @@ export function ImportResultPage() {
       </Anchor>
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
-          <Title order={2} style={{ overflowWrap: 'anywhere' }}>
-            {a.file_name}
-          </Title>
+          <PageHeading title={a.file_name} section="Imports" style={{ overflowWrap: 'anywhere', outlineOffset: 4 }} />
           <Text size="sm" c="dimmed">
             {a.user?.name || 'Someone'} · {when(a.created_at)} · {a.contact_type === 'client' ? 'Clients' : 'Leads'}
             {a.owner ? ` owned by ${a.owner.name}` : ''}

@@ -17,18 +17,20 @@ export function MappingTable(props: {
   onChange: (header: string, field: string) => void;
 }) {
   return (
-    <Table.ScrollContainer minWidth={520}>
+    // At phone width the samples go under the column's name: the field picker, the one thing to act on, stays in view.
+    <Table.ScrollContainer minWidth={300}>
       <Table aria-label="Column mapping" striped>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Column</Table.Th>
-            <Table.Th>Sample values</Table.Th>
+            <Table.Th visibleFrom="sm">Sample values</Table.Th>
             <Table.Th>Contact field</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {props.columns.map((c) => {
             const how = HOW[c.matched_by] ?? HOW.none;
+            const samples = c.samples.slice(0, 3).join(' · ') || '—';
             return (
               <Table.Tr key={c.header}>
                 <Table.Td>
@@ -36,15 +38,19 @@ export function MappingTable(props: {
                   <Badge size="xs" variant="light" color={how.color}>
                     {how.label}
                   </Badge>
+                  <Text size="xs" c="dimmed" lineClamp={2} hiddenFrom="sm" mt={4} style={{ overflowWrap: 'anywhere' }}>
+                    {samples}
+                  </Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td visibleFrom="sm">
                   <Text size="sm" c="dimmed" lineClamp={2}>
-                    {c.samples.slice(0, 3).join(' · ') || '—'}
+                    {samples}
                   </Text>
                 </Table.Td>
                 <Table.Td>
                   <NativeSelect
                     aria-label={`Field for column ${c.header}`}
+                    miw={150}
                     value={props.mapping[c.header] ?? c.field}
                     onChange={(e) => props.onChange(c.header, e.currentTarget.value)}
                     data={IMPORT_FIELDS.map((f) => ({ value: f.key, label: f.label }))}

@@ -3,9 +3,10 @@
  * old -> new, and the file's values it leaves aside and why. Shared by the preview and the result page.
  */
 import { type FieldChange, fieldLabel, type KeptField, type MatchedContact, SCRUB_KEY_LABELS } from '@harbor/shared';
-import { Anchor, Badge, Group, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Preview } from '../../api/imports';
+import { RecordTable } from '../../components/RecordTable';
 
 type Plan = Preview['changes'][number];
 
@@ -111,41 +112,24 @@ export function MatchedBy({ plan }: { plan: Pick<Plan, 'matched_by' | 'same_pers
 /** A table of matched contacts: what changes on each (or why it is left alone) and which file values stay aside. */
 export function MatchesTable(props: { plans: Plan[]; label: string; untouched?: boolean }) {
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table aria-label={props.label} verticalSpacing="xs">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Row</Table.Th>
-            <Table.Th>Contact</Table.Th>
-            <Table.Th>Matched by</Table.Th>
-            <Table.Th>{props.untouched ? 'Why it is left alone' : 'What changes'}</Table.Th>
-            <Table.Th>File values not used</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {props.plans.map((p) => (
-            <Table.Tr key={p.row}>
-              <Table.Td>{p.row}</Table.Td>
-              <Table.Td>
-                <ContactCell contact={p.contact} />
-              </Table.Td>
-              <Table.Td>
-                <MatchedBy plan={p} />
-              </Table.Td>
-              <Table.Td>
-                {props.untouched ? (
-                  <Text size="sm">{p.reason}</Text>
-                ) : (
-                  <FieldChanges changes={p.changes} tags={p.tags_added} />
-                )}
-              </Table.Td>
-              <Table.Td>
-                <KeptFields kept={p.kept} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <RecordTable
+      label={props.label}
+      rows={props.plans}
+      rowKey={(p) => p.row}
+      minWidth={640}
+      columns={[
+        { header: 'Row', cell: (p) => p.row },
+        { header: 'Contact', cell: (p) => <ContactCell contact={p.contact} /> },
+        { header: 'Matched by', cell: (p) => <MatchedBy plan={p} /> },
+        props.untouched
+          ? { header: 'Why it is left alone', cell: (p) => <Text size="sm">{p.reason}</Text> }
+          : { header: 'What changes', cell: (p) => <FieldChanges changes={p.changes} tags={p.tags_added} /> },
+        // On a card an empty "not used" entry is noise; in the table the column stays for alignment.
+        props.plans.some((p) => p.kept.length > 0) && {
+          header: 'File values not used',
+          cell: (p) => <KeptFields kept={p.kept} />,
+        },
+      ]}
+    />
   );
 }

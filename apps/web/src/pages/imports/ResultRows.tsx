@@ -3,11 +3,12 @@
  * contacts it changed (old -> new), those it matched and left alone, those it created; after an undo, what became of
  * each.
  */
-import { Anchor, Badge, Button, Group, Pagination, Stack, Table, Tabs, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Pagination, Stack, Tabs, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { type AttemptDetail, attemptRows, notImportedCsvUrl, type RowList } from '../../api/imports';
+import { RecordTable } from '../../components/RecordTable';
 import { ContactCell, FieldChanges, MatchedBy } from './MatchList';
 
 const LIMIT = 50;
@@ -83,105 +84,84 @@ function RowsPanel({ attempt: a, kind }: { attempt: AttemptDetail; kind: string 
 
 function NotImportedTable({ rows, headers }: { rows: Row[]; headers: string[] }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table aria-label="Rows not imported" striped>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Row</Table.Th>
-            <Table.Th>Why</Table.Th>
-            <Table.Th>Values</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((r) => (
-            <Table.Tr key={r.row}>
-              <Table.Td>{r.row}</Table.Td>
-              <Table.Td>
-                <Stack gap={2}>
-                  <Badge size="xs" variant="light" color={r.action === 'invalid' ? 'red' : 'gray'}>
-                    {r.action === 'invalid' ? 'Invalid' : 'Skipped'}
-                  </Badge>
-                  <Text size="sm">{r.reasons.join('; ')}</Text>
-                  {r.contact && (
-                    <Anchor component={Link} to={`/contacts/${r.contact.number}`} size="sm">
-                      {r.contact.name} (#{r.contact.number})
-                    </Anchor>
-                  )}
-                </Stack>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">
-                  {(r.cells ?? [])
-                    .map((c, i) => (c ? `${headers[i] ?? `Column ${i + 1}`}: ${c}` : ''))
-                    .filter(Boolean)
-                    .join(' · ')}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <RecordTable
+      label="Rows not imported"
+      striped
+      rows={rows}
+      rowKey={(r) => r.row}
+      minWidth={560}
+      columns={[
+        { header: 'Row', cell: (r) => r.row },
+        {
+          header: 'Why',
+          cell: (r) => (
+            <Stack gap={2}>
+              <Badge size="xs" variant="light" color={r.action === 'invalid' ? 'red' : 'gray'}>
+                {r.action === 'invalid' ? 'Invalid' : 'Skipped'}
+              </Badge>
+              <Text size="sm">{r.reasons.join('; ')}</Text>
+              {r.contact && (
+                <Anchor component={Link} to={`/contacts/${r.contact.number}`} size="sm">
+                  {r.contact.name} (#{r.contact.number})
+                </Anchor>
+              )}
+            </Stack>
+          ),
+        },
+        {
+          header: 'Values',
+          cell: (r) => (
+            <Text size="sm">
+              {(r.cells ?? [])
+                .map((c, i) => (c ? `${headers[i] ?? `Column ${i + 1}`}: ${c}` : ''))
+                .filter(Boolean)
+                .join(' · ')}
+            </Text>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+function UndoOutcome({ undo }: { undo: Row['undo'] }) {
+  if (!undo) return null;
+  return (
+    <Stack gap={2}>
+      <Text size="sm">{undo.reason ?? UNDO[undo.outcome]}</Text>
+      {undo.skipped_fields.length > 0 && (
+        <>
+          <Text size="xs" c="dimmed">
+            Left as changed since the import:
+          </Text>
+          <FieldChanges changes={undo.skipped_fields} />
+        </>
+      )}
+    </Stack>
   );
 }
 
 function ContactsTable({ rows, kind }: { rows: Row[]; kind: string }) {
   const matched = kind === 'updated' || kind === 'unchanged';
-  const undone = rows.some((r) => r.undo);
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table
-        aria-label={
-          kind === 'updated' ? 'Contacts changed' : kind === 'created' ? 'Contacts created' : 'Contacts unchanged'
-        }
-      >
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Row</Table.Th>
-            <Table.Th>Contact</Table.Th>
-            {matched && <Table.Th>Matched by</Table.Th>}
-            {kind === 'updated' && <Table.Th>What changed</Table.Th>}
-            {undone && <Table.Th>Undo</Table.Th>}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((r) => (
-            <Table.Tr key={r.row}>
-              <Table.Td>{r.row}</Table.Td>
-              <Table.Td>
-                <ContactCell contact={r.contact} />
-              </Table.Td>
-              {matched && (
-                <Table.Td>
-                  {r.matched_by && <MatchedBy plan={{ matched_by: r.matched_by, same_person: !!r.same_person }} />}
-                </Table.Td>
-              )}
-              {kind === 'updated' && (
-                <Table.Td>
-                  <FieldChanges changes={r.changes} tags={r.tags_added} />
-                </Table.Td>
-              )}
-              {undone && (
-                <Table.Td>
-                  {r.undo && (
-                    <Stack gap={2}>
-                      <Text size="sm">{r.undo.reason ?? UNDO[r.undo.outcome]}</Text>
-                      {r.undo.skipped_fields.length > 0 && (
-                        <>
-                          <Text size="xs" c="dimmed">
-                            Left as changed since the import:
-                          </Text>
-                          <FieldChanges changes={r.undo.skipped_fields} />
-                        </>
-                      )}
-                    </Stack>
-                  )}
-                </Table.Td>
-              )}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <RecordTable
+      label={kind === 'updated' ? 'Contacts changed' : kind === 'created' ? 'Contacts created' : 'Contacts unchanged'}
+      rows={rows}
+      rowKey={(r) => r.row}
+      minWidth={560}
+      columns={[
+        { header: 'Row', cell: (r) => r.row },
+        { header: 'Contact', cell: (r) => <ContactCell contact={r.contact} /> },
+        matched && {
+          header: 'Matched by',
+          cell: (r) => r.matched_by && <MatchedBy plan={{ matched_by: r.matched_by, same_person: !!r.same_person }} />,
+        },
+        kind === 'updated' && {
+          header: 'What changed',
+          cell: (r) => <FieldChanges changes={r.changes} tags={r.tags_added} />,
+        },
+        rows.some((r) => r.undo) && { header: 'Undo', cell: (r) => <UndoOutcome undo={r.undo} /> },
+      ]}
+    />
   );
 }
