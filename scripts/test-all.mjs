@@ -138,5 +138,6 @@ for (const r of results) {
 const failed = results.filter((r) => !r.ok && !r.skipped).length;
 const skipped = results.filter((r) => r.skipped).length;
 console.log(`quick gates ${phase1.toFixed(1)} s (side by side); total ${total.toFixed(1)} s`);
-console.log(`steps: ${results.length - failed - skipped} passed, ${failed} failed, ${skipped} not run`);
+// The closing line CI reads: 'N passed, N failed, N skipped' (skipped: not run after an earlier failure).
+console.log(`steps: ${results.length - failed - skipped} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed || skipped ? 1 : 0);
