@@ -53,10 +53,17 @@ async function eventually(check: () => Promise<boolean>, ms = 20_000) {
 
 async function signIn(email: string) {
   const boot = await fetch(`${server.url}/v1/health`);
-  const csrf = /csrf_token=([^;]+)/.exec(boot.headers.getSetCookie().join(';'))![1];
+  const set = boot.headers.getSetCookie().join(';');
+  const csrf = /csrf_token=([^;]+)/.exec(set)![1];
+  // Before sign-in the token is bound to the anonymous browser id (harbor_pre), sent back as a browser would.
+  const pre = /harbor_pre=([^;]+)/.exec(set)![1];
   const res = await fetch(`${server.url}/v1/sessions`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: `csrf_token=${csrf}`, 'x-csrf-token': csrf },
+    headers: {
+      'content-type': 'application/json',
+      cookie: `harbor_pre=${pre}; csrf_token=${csrf}`,
+      'x-csrf-token': csrf,
+    },
     body: JSON.stringify({ email, password: DEMO_PASSWORD }),
   });
   expect(res.status).toBe(200);
