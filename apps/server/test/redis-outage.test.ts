@@ -53,24 +53,22 @@ async function eventually(check: () => Promise<boolean>, ms = 20_000) {
 
 async function signIn(email: string) {
   const boot = await fetch(`${server.url}/v1/health`);
-  const bootCookies = boot.headers.getSetCookie().join(';');
-  const csrf = /csrf_token=([^;]+)/.exec(bootCookies)![1];
-  // The pre-login token is bound to the browser's anonymous id (harbor_pre): send both, as a browser does.
-  const pre = /harbor_pre=([^;]+)/.exec(bootCookies)![1];
+  const set = boot.headers.getSetCookie().join(';');
+  const csrf = /csrf_token=([^;]+)/.exec(set)![1];
+  // Before sign-in the token is bound to the anonymous browser id (harbor_pre), sent back as a browser would.
+  const pre = /harbor_pre=([^;]+)/.exec(set)![1];
   const res = await fetch(`${server.url}/v1/sessions`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      cookie: `csrf_token=${csrf}; harbor_pre=${pre}`,
+      cookie: `harbor_pre=${pre}; csrf_token=${csrf}`,
       'x-csrf-token': csrf,
     },
     body: JSON.stringify({ email, password: DEMO_PASSWORD }),
   });
   expect(res.status).toBe(200);
-  const signedIn = res.headers.getSetCookie().join(';');
-  const session = /harbor_session=([^;]+)/.exec(signedIn)![1];
-  const bound = /csrf_token=([^;]+)/.exec(signedIn)?.[1] ?? csrf;
-  return `harbor_session=${session}; csrf_token=${bound}`;
+  const session = /harbor_session=([^;]+)/.exec(res.headers.getSetCookie().join(';'))![1];
+  return `harbor_session=${session}; csrf_token=${csrf}`;
 }
 
 interface Cable {
