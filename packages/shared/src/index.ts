@@ -19,6 +19,7 @@ export * from './contact-fields.js';
 export * from './feature-gates.js';
 export * from './features.js';
 export * from './live.js';
+export * from './money.js';
 export * from './options.js';
 export * from './own.js';
 export * from './permissions.js';
