@@ -14,6 +14,7 @@ export * from './api/session.js';
 export * from './api/sso-connection.js';
 export * from './api/tag-input.js';
 export * from './api/user.js';
+export * from './api/wallet.js';
 export * from './constants.js';
 export * from './contact-fields.js';
 export * from './feature-gates.js';

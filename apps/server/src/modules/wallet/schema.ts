@@ -146,6 +146,8 @@ export const walletPayments = pgTable(
     cardBrand: text('card_brand'),
     cardLast4: text('card_last4'),
     failureMessage: text('failure_message'),
+    /** The top-up request's Idempotency-Key: a retried request finds its payment instead of making another. */
+    requestKey: text('request_key'),
     ledgerTransactionId: bigint('ledger_transaction_id', { mode: 'number' }),
     invoiceNumber: text('invoice_number'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -155,6 +157,7 @@ export const walletPayments = pgTable(
   (t) => [
     uniqueIndex('wallet_payments_processor').on(t.processorPaymentId),
     index('wallet_payments_user').on(t.userId, t.id),
+    uniqueIndex('wallet_payments_request').on(t.userId, t.requestKey),
     // One auto-refill in flight per wallet, whatever number of debits crossed the threshold at once.
     uniqueIndex('wallet_payments_one_auto_refill')
       .on(t.accountId)
