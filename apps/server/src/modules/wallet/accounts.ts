@@ -17,6 +17,16 @@ export const WALLET_KINDS: readonly AccountKind[] = ['agent_wallet', 'company_wa
  * company: a wallet is never created across tenants.
  */
 export async function ensureUserWallet(db: Db, companyId: number, userId: number): Promise<number | null> {
+  // Twice at most: a concurrent first insert makes ours do nothing while our statement's snapshot cannot see its
+  // row yet; the second statement does.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const id = await userWalletOnce(db, companyId, userId);
+    if (id !== null) return id;
+  }
+  return null;
+}
+
+async function userWalletOnce(db: Db, companyId: number, userId: number): Promise<number | null> {
   const res = await db.execute<{ id: number }>(
     sql`with ins as (
           insert into ledger_accounts (company_id, kind, user_id, balance)
@@ -33,6 +43,14 @@ export async function ensureUserWallet(db: Db, companyId: number, userId: number
 
 /** The company's account of `kind` (created on first use; wallets start at zero, system accounts carry no cache). */
 export async function ensureCompanyAccount(db: Db, companyId: number, kind: CompanyAccountKind): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const id = await companyAccountOnce(db, companyId, kind);
+    if (id !== null) return id;
+    if (attempt >= 2) throw new Error(`ledger account ${kind} of company ${companyId} could not be created`);
+  }
+}
+
+async function companyAccountOnce(db: Db, companyId: number, kind: CompanyAccountKind): Promise<number | null> {
   const balance = WALLET_KINDS.includes(kind) ? 0 : null;
   const res = await db.execute<{ id: number }>(
     sql`with ins as (
@@ -44,7 +62,7 @@ export async function ensureCompanyAccount(db: Db, companyId: number, kind: Comp
         select id from ledger_accounts where company_id = ${companyId} and kind = ${kind}
         limit 1`,
   );
-  return Number(res.rows[0].id);
+  return res.rows[0] ? Number(res.rows[0].id) : null;
 }
 
 /** Ids remembered per process: an account never changes company or kind, and is never deleted. */

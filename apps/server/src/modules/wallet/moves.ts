@@ -24,8 +24,9 @@ export async function members(deps: Deps, auth: AuthContext): Promise<WalletMemb
       firstName: users.firstName,
       lastName: users.lastName,
       email: users.email,
+      // Spelled out: drizzle renders a lone column of the main table without its table name.
       balance: sql<number | null>`(select a.balance from ledger_accounts a
-        where a.kind = 'agent_wallet' and a.user_id = ${users.id})`,
+        where a.kind = 'agent_wallet' and a.user_id = "users"."id")`,
     })
     .from(users)
     .where(reachCondition(auth))

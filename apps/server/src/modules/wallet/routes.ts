@@ -31,6 +31,7 @@ import { z } from 'zod';
 import { StripeApiError } from '../../integrations/stripe/loopback-state.js';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
+import { asId } from '../../platform/tenancy.js';
 import { analytics, transactionHistory } from './history.js';
 import { invoiceFor, invoiceHistory } from './invoices.js';
 import { allocate, members, reclaim } from './moves.js';
@@ -41,13 +42,13 @@ import { costOf } from './usage.js';
 const tags = ['wallet'];
 const use = { access: 'wallet.use' as const, feature: 'wallet_feature' as const };
 const manage = { access: 'wallet.allocate' as const, feature: 'wallet_feature' as const };
-const Id = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 53),
-});
+/** A record id in the path; anything but digits names no record (404, as the tenant guard answers elsewhere). */
+const Id = z.object({ id: z.string() });
+const idOf = (raw: string, what: string) => {
+  const id = asId(raw);
+  if (id === null) throw notFound(what);
+  return id;
+};
 
 export function registerWalletRoutes(scope: FastifyInstance) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -177,7 +178,7 @@ export function registerWalletRoutes(scope: FastifyInstance) {
     '/v1/wallets/invoices/:id/pdf',
     { config: use, schema: { tags, summary: 'One invoice as a PDF', params: Id } },
     async (req, reply) => {
-      const pdf = await invoiceFor(db, authOf(req), req.params.id);
+      const pdf = await invoiceFor(db, authOf(req), idOf(req.params.id, 'invoice'));
       if (!pdf) throw notFound('invoice');
       return reply
         .type('application/pdf')
@@ -194,7 +195,7 @@ export function registerWalletRoutes(scope: FastifyInstance) {
       schema: { tags, summary: 'One of my card payments (the receipt)', params: Id, response: { 200: WalletPayment } },
     },
     async (req) => {
-      const p = await findPayment(db, authOf(req), req.params.id);
+      const p = await findPayment(db, authOf(req), idOf(req.params.id, 'payment'));
       if (!p) throw notFound('payment');
       return p;
     },
