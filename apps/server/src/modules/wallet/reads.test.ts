@@ -23,8 +23,12 @@ beforeAll(async () => {
     .from(users)
     .where(eq(users.email, DEMO('agent')));
   const ledger = ledgerOf(t.deps);
-  const charge = (usageType: 'sms' | 'outbound_call_minute', quantity: number, k: string, details: Record<string, unknown>) =>
-    chargeUsage(ledger, { companyId: me.companyId, userId: me.id, usageType, quantity, key: k, details });
+  const charge = (
+    usageType: 'sms' | 'outbound_call_minute',
+    quantity: number,
+    k: string,
+    details: Record<string, unknown>,
+  ) => chargeUsage(ledger, { companyId: me.companyId, userId: me.id, usageType, quantity, key: k, details });
   for (let i = 0; i < 22; i++) await charge('sms', 1, `sms:${i}`, { to: '+15551230000' });
   await charge('outbound_call_minute', 3, 'call:1:a', { to: '5551234567', seconds: 125 });
 });
