@@ -84,6 +84,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   for (const mod of modules) await app.register(async (scope) => mod.register(scope, { channels, tenants }));
   registerCable(app, channels);
   await registerWebhookRoutes(app, deps.webhooks);
+  // The loopback processor posts its signed webhooks to our own route, through the whole pipeline.
+  deps.payments.loopback?.setWebhookTarget(async (body, headers) => {
+    const res = await app.inject({ method: 'POST', url: '/v1/webhooks/stripe', headers, payload: body });
+    return res.statusCode;
+  });
 
   await serveWeb(app, deps.config.webDist);
   return app;

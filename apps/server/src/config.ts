@@ -36,6 +36,12 @@ export interface Config {
   sessionCacheMs: number;
   /** How long a person's dashboard birthday lists are reused (modules/users/birthdays.ts); 0 off. Default 60 s. */
   dashboardCacheMs: number;
+  /**
+   * Stripe (STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET); null: the loopback processor
+   * (integrations/stripe/loopback.ts) on 127.0.0.1, PAYMENTS_LOOPBACK_PORT or a free port.
+   */
+  stripe: { secretKey: string; publishableKey: string; webhookSecret: string } | null;
+  paymentsLoopbackPort: number;
   /** Per-rule overrides of rate-limit maxima (`RATE_LIMITS=user=20000,sign_in=30`), see platform/http/rate-limit.ts. */
   rateLimits: Record<string, number>;
 }
@@ -92,6 +98,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     rateLimits: parseRateLimits(env.RATE_LIMITS ?? ''),
+    stripe: env.STRIPE_SECRET_KEY
+      ? {
+          secretKey: env.STRIPE_SECRET_KEY,
+          publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? '',
+          webhookSecret: env.STRIPE_WEBHOOK_SECRET ?? '',
+        }
+      : null,
+    paymentsLoopbackPort: Number(env.PAYMENTS_LOOPBACK_PORT ?? 0),
     sessionCacheMs: Number(env.SESSION_CACHE_MS ?? (environment === 'test' ? 0 : 3_000)),
     dashboardCacheMs: Number(env.DASHBOARD_CACHE_MS ?? (environment === 'test' ? 0 : 60_000)),
   };

@@ -78,6 +78,8 @@ const SsoCallbackPage = lazyNamed(ssoPages, 'SsoCallbackPage');
 const SsoLogoutPage = lazyNamed(ssoPages, 'SsoLogoutPage');
 const SsoStartPage = lazyNamed(ssoPages, 'SsoStartPage');
 const team = () => import('./pages/team/TeamPage');
+const ReceiptPage = lazyNamed(() => import('./pages/wallet/ReceiptPage'), 'ReceiptPage');
+const WalletPage = lazyNamed(() => import('./pages/wallet/WalletPage'), 'WalletPage');
 const TeamMemberPage = lazyNamed(team, 'TeamMemberPage');
 const TeamPage = lazyNamed(team, 'TeamPage');
 
@@ -163,6 +165,8 @@ export function createAppRouter() {
                 { path: '/contacts/imports', element: page(ImportsPage) },
                 { path: '/contacts/imports/new', element: page(ImportWizardPage) },
                 { path: '/contacts/imports/:id', element: page(ImportResultPage) },
+                { path: '/wallets', element: page(WalletPage) },
+                { path: '/wallets/receipt', element: page(ReceiptPage) },
               ],
             },
           ],

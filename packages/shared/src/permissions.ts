@@ -58,6 +58,8 @@ export const PERMISSIONS = {
   'sms.use': (s) => !s.basic && s.features.sms_campaigns,
   'dialer.use': (s) => s.features.dialer,
   'wallet.use': (s) => s.features.wallet_feature,
+  /** Move wallet funds to and from the people one reaches (allocate, reclaim): managers and admins. */
+  'wallet.allocate': (s) => s.features.wallet_feature && isManagerish(s),
   'workflows.use': (s) => !s.basic && s.features.workflows,
   'medicare.use': (s) => s.features.medicare_center,
   'soa.use': (s) => s.features.soa_requests,

@@ -16,6 +16,7 @@ import { tagsModule } from './tags/routes.js';
 import { transfersModule } from './transfers/routes.js';
 import type { Module } from './types.js';
 import { usersModule } from './users/routes.js';
+import { walletModule } from './wallet/index.js';
 
 /** Every area of the API, in registration order. A new area adds one line here. */
 export const modules: Module[] = [
@@ -36,4 +37,5 @@ export const modules: Module[] = [
   eventsModule,
   soaModule,
   devModule,
+  walletModule,
 ];

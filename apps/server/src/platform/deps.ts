@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { MailPort } from '../integrations/mail/port.js';
 import type { SsoPort } from '../integrations/sso/port.js';
 import type { StoragePort } from '../integrations/storage/port.js';
+import type { Payments } from '../integrations/stripe/payments.js';
 import type { AuditLog } from './audit/audit.js';
 import type { SessionCache } from './auth/session-cache.js';
 import type { SecretBox } from './auth/tokens.js';
@@ -21,6 +22,8 @@ export interface Deps {
   mail: MailPort;
   /** Single sign-on (OpenID Connect): openid-client in production and tests alike (tests run a real provider). */
   sso: SsoPort;
+  /** Card payments: Stripe with STRIPE_SECRET_KEY, the loopback processor otherwise (integrations/stripe/). */
+  payments: Payments;
   /** Contact files and other uploads (local disk under DATA_DIR/files by default). */
   storage: StoragePort;
   bus: Bus;

@@ -7,6 +7,7 @@ import { SmtpMail } from '../integrations/mail/smtp.js';
 import { OpenIdSso } from '../integrations/sso/openid.js';
 import { LocalDiskStorage } from '../integrations/storage/local-disk.js';
 import { S3Storage } from '../integrations/storage/s3.js';
+import { Payments } from '../integrations/stripe/payments.js';
 import { AuditLog } from './audit/audit.js';
 import { SessionCache } from './auth/session-cache.js';
 import { SecretBox } from './auth/tokens.js';
@@ -36,6 +37,8 @@ export async function wireDeps(config: Config, database: Database, limits: Recor
   const events = new Outbox(database);
   jobs.addWorker(events);
   const webhooks = new WebhookRegistry(database, jobs);
+  const payments = await Payments.create({ stripe: config.stripe, loopbackPort: config.paymentsLoopbackPort });
+  webhooks.register(payments.provider());
   registerHousekeeping(database, jobs, schedules);
   const detachBullmq = redis ? await attachBullmq(jobs, redis, config.jobsQueue) : null;
   const bus = createBus(redis);
@@ -62,6 +65,7 @@ export async function wireDeps(config: Config, database: Database, limits: Recor
     config,
     database,
     mail,
+    payments,
     sso: new OpenIdSso({ allowPrivateNetwork: ['development', 'test'].includes(config.environment) }),
     storage: config.s3 ? new S3Storage(config.s3) : new LocalDiskStorage(path.join(config.dataDir, 'files')),
     bus,
@@ -78,6 +82,7 @@ const closers = new WeakMap<JobQueue, () => Promise<void>>();
 export async function closeDeps(deps: Deps) {
   await closers.get(deps.jobs)?.();
   await deps.mail.close();
+  await deps.payments.close();
   deps.storage.close?.();
   await deps.database.close();
 }

@@ -17,6 +17,7 @@ describe('visibleNavItems', () => {
       'Contacts',
       'Calendar',
       'Imports',
+      'Wallet',
       'SOA requests',
       'Profile',
     ]);
@@ -25,6 +26,7 @@ describe('visibleNavItems', () => {
       'Contacts',
       'Calendar',
       'Imports',
+      'Wallet',
       'SOA requests',
       'Team',
       'Admin',

@@ -47,7 +47,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Imports', to: '/contacts/imports', icon: 'imports', permission: 'imports.use', ready: true },
   { label: 'SMS', to: '/sms', icon: 'sms', permission: 'sms.use', feature: 'sms_campaigns', ready: false },
   { label: 'Dialer', to: '/dialer', icon: 'dialer', permission: 'dialer.use', feature: 'dialer', ready: false },
-  { label: 'Wallet', to: '/wallet', icon: 'wallet', permission: 'wallet.use', feature: 'wallet_feature', ready: false },
+  { label: 'Wallet', to: '/wallets', icon: 'wallet', permission: 'wallet.use', feature: 'wallet_feature', ready: true },
   {
     label: 'Workflows',
     to: '/workflows',

@@ -1,0 +1,123 @@
+/**
+ * The ledger's front door for movements that arrive one by one at a high rate (usage debits from texts and calls):
+ * group commit. A wallet's movements go to one lane (account id modulo the lane count); a lane posts everything
+ * that queued while its previous batch was committing, as one database transaction (ledger.ts). A single wallet is
+ * thereby limited by batches per second, not by one commit (and one fsync) per debit, while every debit still gets
+ * its own answer, in arrival order. Lanes never share a wallet, so they never wait on each other's locks in one
+ * process; across processes the wallet row lock orders them (docs/decisions/wallet-ledger.md).
+ */
+import type { Database, Db } from '../../platform/db/client.js';
+import { AccountDirectory } from './accounts.js';
+import {
+  type ApplyHooks,
+  applyMovements,
+  assertMovement,
+  KeyRace,
+  type Movement,
+  type MovementResult,
+} from './ledger.js';
+
+interface Pending {
+  movement: Movement;
+  resolve(r: MovementResult): void;
+  reject(err: unknown): void;
+}
+
+export interface LedgerOptions {
+  /** Batches committing at once in this process (default 1: one batch of everything queued is cheaper than several smaller ones; bench/wallet.ts). */
+  lanes?: number;
+  /** Movements in one batch at most (default 256). */
+  maxBatch?: number;
+  hooks?: ApplyHooks;
+}
+
+/** Deadlock, serialization failure, or a key posted by another transaction meanwhile: the batch can run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 5;
+
+export class Ledger {
+  readonly accounts: AccountDirectory;
+  private readonly lanes: Array<{ queue: Pending[]; running: Promise<void> | null }>;
+  private readonly maxBatch: number;
+  private hooks: ApplyHooks;
+  private closed = false;
+  /** Batches committed and movements in them, for the bench (the average batch size shows the group commit). */
+  readonly stats = { batches: 0, movements: 0, retries: 0 };
+
+  constructor(
+    private readonly database: Database,
+    opts: LedgerOptions = {},
+  ) {
+    this.accounts = new AccountDirectory(database.db);
+    this.lanes = Array.from({ length: opts.lanes ?? 1 }, () => ({ queue: [], running: null }));
+    this.maxBatch = opts.maxBatch ?? 256;
+    this.hooks = opts.hooks ?? {};
+  }
+
+  /** Hooks set once the area that owns them is wired (the auto-refill job). */
+  setHooks(hooks: ApplyHooks) {
+    this.hooks = hooks;
+  }
+
+  /** Posts one movement through its wallet's lane (its own transaction, shared with whatever queued beside it). */
+  post(movement: Movement): Promise<MovementResult> {
+    if (this.closed) return Promise.reject(new Error('the ledger is closed'));
+    try {
+      assertMovement(movement);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const home = Math.min(...movement.legs.map((l) => l.accountId));
+    const lane = this.lanes[home % this.lanes.length];
+    return new Promise((resolve, reject) => {
+      lane.queue.push({ movement, resolve, reject });
+      if (!lane.running) lane.running = this.drain(lane);
+    });
+  }
+
+  /** Posts inside the caller's transaction (a webhook's, a route's): commits or rolls back with it. */
+  postWithin(tx: Db, movements: Movement[]): Promise<MovementResult[]> {
+    return applyMovements(tx, movements, this.hooks);
+  }
+
+  /** Waits for every batch in flight; later posts are refused. */
+  async close() {
+    this.closed = true;
+    await Promise.all(this.lanes.map((l) => l.running));
+  }
+
+  private async drain(lane: { queue: Pending[]; running: Promise<void> | null }) {
+    try {
+      while (lane.queue.length) {
+        // Let the callers answered by the previous batch post their next movement first: without this turn of the
+        // event loop the next batch would start with the first of them alone, and batches would alternate 1 and N-1.
+        await new Promise((r) => setImmediate(r));
+        const batch = lane.queue.splice(0, this.maxBatch);
+        try {
+          const results = await this.commit(batch.map((p) => p.movement));
+          for (const [i, p] of batch.entries()) p.resolve(results[i]);
+        } catch (err) {
+          for (const p of batch) p.reject(err);
+        }
+      }
+    } finally {
+      lane.running = null;
+    }
+  }
+
+  private async commit(movements: Movement[]): Promise<MovementResult[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const results = await this.database.db.transaction((tx) => applyMovements(tx, movements, this.hooks));
+        this.stats.batches++;
+        this.stats.movements += movements.length;
+        return results;
+      } catch (err) {
+        const code = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+        const again = err instanceof KeyRace || (code !== undefined && RETRYABLE.has(code));
+        if (!again || attempt >= MAX_ATTEMPTS) throw err;
+        this.stats.retries++;
+      }
+    }
+  }
+}

@@ -1,0 +1,134 @@
+/** Transactions (20 a page, filtered by kind; 'All' is no filter) and the invoices of card payments. */
+import {
+  formatUsd,
+  maskedCard,
+  WALLET_TRANSACTION_KINDS,
+  WALLET_TRANSACTION_LABELS,
+  type WalletTransactionKind,
+} from '@harbor/shared';
+import { Alert, Anchor, Badge, Group, NativeSelect, Pagination, Stack, Table, Text } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { errorMessage } from '../../api/client';
+import { invoiceHistory, transactionHistory } from '../../api/wallet';
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', hour12: true });
+
+export function Transactions() {
+  const [filter, setFilter] = useState<'all' | WalletTransactionKind>('all');
+  const [page, setPage] = useState(1);
+  const list = useQuery({
+    queryKey: ['wallet', 'transactions', filter, page],
+    queryFn: ({ signal }) => transactionHistory({ page, filter }, signal),
+    placeholderData: keepPreviousData,
+  });
+  const rows = list.data?.transactions ?? [];
+  return (
+    <Stack gap="sm">
+      <NativeSelect
+        label="Show"
+        w={220}
+        value={filter}
+        onChange={(e) => {
+          setFilter(e.currentTarget.value as typeof filter);
+          setPage(1);
+        }}
+        data={[
+          { value: 'all', label: 'All transactions' },
+          ...WALLET_TRANSACTION_KINDS.map((k) => ({ value: k, label: WALLET_TRANSACTION_LABELS[k] })),
+        ]}
+      />
+      {list.isError && (
+        <Alert color="red" role="alert">
+          {errorMessage(list.error)}
+        </Alert>
+      )}
+      <Table.ScrollContainer minWidth={560}>
+        <Table aria-label="Wallet transactions" striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Date</Table.Th>
+              <Table.Th>What</Table.Th>
+              <Table.Th ta="right">Amount</Table.Th>
+              <Table.Th ta="right">Balance</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((t) => (
+              <Table.Tr key={t.id}>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{when(t.created_at)}</Table.Td>
+                <Table.Td>
+                  <Group gap="xs" wrap="nowrap">
+                    <Badge variant="light" size="sm" color={t.amount > 0 ? 'teal' : 'gray'}>
+                      {WALLET_TRANSACTION_LABELS[t.kind]}
+                    </Badge>
+                    <Text size="sm">{t.description}</Text>
+                  </Group>
+                </Table.Td>
+                <Table.Td ta="right" c={t.amount > 0 ? 'teal.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                  {t.amount > 0 ? '+' : ''}
+                  {formatUsd(t.amount)}
+                </Table.Td>
+                <Table.Td ta="right">{formatUsd(t.balance_after)}</Table.Td>
+              </Table.Tr>
+            ))}
+            {list.isSuccess && rows.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={4}>
+                  <Text size="sm" c="dimmed">
+                    No transactions {filter === 'all' ? 'yet' : 'of this kind'}.
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {(list.data?.pagination.total_pages ?? 1) > 1 && (
+        <Pagination
+          total={list.data!.pagination.total_pages}
+          value={page}
+          onChange={setPage}
+          getControlProps={(c) => ({ 'aria-label': `${c} page` })}
+          getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+        />
+      )}
+    </Stack>
+  );
+}
+
+export function Invoices() {
+  const list = useQuery({ queryKey: ['wallet', 'invoices'], queryFn: ({ signal }) => invoiceHistory(1, signal) });
+  const rows = list.data?.invoices ?? [];
+  return (
+    <Stack gap="xs">
+      {list.isError && (
+        <Alert color="red" role="alert">
+          {errorMessage(list.error)}
+        </Alert>
+      )}
+      {list.isSuccess && rows.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No invoices yet: each card payment makes one.
+        </Text>
+      )}
+      {rows.map((inv) => (
+        <Group key={inv.id} justify="space-between" wrap="nowrap">
+          <div>
+            <Text size="sm" fw={500}>
+              {inv.number} · {formatUsd(inv.amount)}
+            </Text>
+            <Text size="xs" c="dimmed">
+              {new Date(inv.paid_at).toLocaleDateString('en-US', { dateStyle: 'medium' })} · {inv.card_brand}{' '}
+              {maskedCard(inv.card_last4)}
+            </Text>
+          </div>
+          <Anchor href={inv.download_url} download size="sm" aria-label={`Download invoice ${inv.number} (PDF)`}>
+            PDF
+          </Anchor>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
