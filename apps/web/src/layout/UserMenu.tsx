@@ -21,10 +21,10 @@ export function UserMenu() {
               {initials}
             </Avatar>
             <VisuallyHidden>User menu for </VisuallyHidden>
-            <Text size="sm" fw={500} visibleFrom="sm" component="span">
+            {/* One element for the name: shown from 48em, below that kept for screen readers only (global.css). */}
+            <Text size="sm" fw={500} component="span" className="visually-hidden-below-sm">
               {name}
             </Text>
-            <VisuallyHidden hiddenFrom="sm">{name}</VisuallyHidden>
             <IconChevronDown size={14} aria-hidden />
           </Group>
         </UnstyledButton>

@@ -51,9 +51,19 @@ export function queryByLabel(label: string): HTMLInputElement | HTMLSelectElemen
   return (aria as HTMLInputElement | null) ?? null;
 }
 
+/** A control's name as a screen reader hears it, near enough: its text without what is hidden from readers. */
+function accessibleText(el: Element): string {
+  if (!el.querySelector('[aria-hidden="true"]')) return text(el);
+  const copy = el.cloneNode(true) as Element;
+  for (const hidden of Array.from(copy.querySelectorAll('[aria-hidden="true"]'))) hidden.remove();
+  return text(copy);
+}
+
 export function queryButton(name: string): HTMLElement | null {
   const buttons = Array.from(document.querySelectorAll<HTMLElement>('button, a, [role="button"], [role="menuitem"]'));
-  return buttons.find((b) => text(b) === name || b.getAttribute('aria-label') === name) ?? null;
+  return (
+    buttons.find((b) => b.getAttribute('aria-label') === name || text(b) === name || accessibleText(b) === name) ?? null
+  );
 }
 
 export async function waitFor<T>(probe: () => T | null | undefined | false, what = 'condition', ms = 8000): Promise<T> {
