@@ -54,7 +54,7 @@ async function seedEvents(client: pg.Client, companyId: number) {
   await client.query(
     `insert into calendar_events (company_id, user_id, contact_id, type, title, location, starts_at, ends_at, due_at,
        done_at, created_by)
-     select $1, u.ids[1 + i % u.n], case when i % 2 = 0 then c.lo + (i * 7919) % c.n end,
+     select $1, u.ids[1 + i % u.n], case when i % 2 = 0 then c.lo + (i::bigint * 7919) % c.n end,
        (array['appointment','follow_up','call_back','birthday','task','meeting','reminder','other'])[1 + (i * 7) % 8],
        'Event ' || i, case when i % 5 = 0 then 'Office' end, t.s, t.s + interval '30 minutes', t.s,
        case when t.s < now() and i % 50 <> 0 then t.s + interval '1 hour' end, u.ids[1 + i % u.n]
