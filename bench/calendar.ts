@@ -127,6 +127,13 @@ async function main() {
       return res.json() as Promise<{ data: unknown[] }>;
     };
 
+    // The floor: what any request costs on this machine right now (a loaded two-core box moves every figure).
+    const floor = await timed(RUNS, async () => {
+      const res = await fetch(`${server!.url}/v1/health`);
+      await res.text();
+    });
+    console.log(`request floor (GET /v1/health): p50 ${round(floor.p50)} ms, p95 ${round(floor.p95)} ms`);
+
     const today = dateInZone(new Date(), 'America/New_York');
     const months = [-2, -1, 0, 1, 2].map((k) => {
       const first = addMonths(firstOfMonth(today), k);
