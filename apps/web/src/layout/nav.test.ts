@@ -12,11 +12,20 @@ const basic = makeUser({ roles: ['basic'], basic: true });
 
 describe('visibleNavItems', () => {
   it('shows only ready entries: an agent does not get Admin, an admin does', () => {
-    expect(labels(visibleNavItems(subjectOf(agent)))).toEqual(['Dashboard', 'Contacts', 'Imports', 'Profile']);
+    expect(labels(visibleNavItems(subjectOf(agent)))).toEqual([
+      'Dashboard',
+      'Contacts',
+      'Calendar',
+      'Imports',
+      'SOA requests',
+      'Profile',
+    ]);
     expect(labels(visibleNavItems(subjectOf(admin)))).toEqual([
       'Dashboard',
       'Contacts',
+      'Calendar',
       'Imports',
+      'SOA requests',
       'Team',
       'Admin',
       'Profile',
