@@ -54,7 +54,7 @@ async function seedEvents(client: pg.Client, companyId: number) {
   await client.query(
     `insert into calendar_events (company_id, user_id, contact_id, type, title, location, starts_at, ends_at, due_at,
        done_at, created_by)
-     select $1, u.ids[1 + i % u.n], case when i % 2 = 0 then c.lo + (i * 7919) % c.n end,
+     select $1, u.ids[1 + i % u.n], case when i % 2 = 0 then c.lo + (i::bigint * 7919) % c.n end,
        (array['appointment','follow_up','call_back','birthday','task','meeting','reminder','other'])[1 + (i * 7) % 8],
        'Event ' || i, case when i % 5 = 0 then 'Office' end, t.s, t.s + interval '30 minutes', t.s,
        case when t.s < now() and i % 50 <> 0 then t.s + interval '1 hour' end, u.ids[1 + i % u.n]
@@ -126,6 +126,13 @@ async function main() {
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return res.json() as Promise<{ data: unknown[] }>;
     };
+
+    // The floor: what any request costs on this machine right now (a loaded two-core box moves every figure).
+    const floor = await timed(RUNS, async () => {
+      const res = await fetch(`${server!.url}/v1/health`);
+      await res.text();
+    });
+    console.log(`request floor (GET /v1/health): p50 ${round(floor.p50)} ms, p95 ${round(floor.p95)} ms`);
 
     const today = dateInZone(new Date(), 'America/New_York');
     const months = [-2, -1, 0, 1, 2].map((k) => {

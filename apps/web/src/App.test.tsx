@@ -28,7 +28,10 @@ const noEventsToday: Route = (_init, url) =>
   });
 
 function server(routes: Record<string, Route>) {
-  const table: Record<string, Route> = { 'GET /v1/events': noEventsToday, ...routes };
+  // The dashboard's Medicare dates card lists a few contacts: none here.
+  const noContacts: Route = () =>
+    json(200, { data: [], meta: { current_page: 1, limit: 5, has_more: false, next_cursor: null } });
+  const table: Record<string, Route> = { 'GET /v1/events': noEventsToday, 'PATCH /v1/contacts': noContacts, ...routes };
   return fakeServer(({ key, init, url }) => table[key]?.(init, url));
 }
 

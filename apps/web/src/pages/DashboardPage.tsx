@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useCurrentUser } from '../auth/session';
 import { PageHeading } from '../components/PageHeading';
 import { subjectOf } from '../layout/nav';
+import { MedicareDatesCard } from './calendar/MedicareDatesCard';
 import { TodayQueue } from './calendar/TodayQueue';
 
 /** "today", "tomorrow" or "in N days": when the birthday comes. */
@@ -57,6 +58,7 @@ export function DashboardPage() {
         </Text>
       </div>
       {featureGateOpen(subjectOf(user), 'follow_ups') && <TodayQueue />}
+      {featureGateOpen(subjectOf(user), 'medicare_center') && <MedicareDatesCard />}
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <BirthdayList title="Client birthdays" entries={clients} empty="No client birthdays coming up." />
         <BirthdayList title="Prospect birthdays" entries={prospects} empty="No prospect birthdays coming up." />

@@ -132,6 +132,9 @@ describe('single sign-on callback', () => {
       // The dashboard's follow-up queue.
       'GET /v1/events': () =>
         json(200, { data: [], meta: { start_date: '', end_date: '', count: 0, truncated: false } }),
+      // The dashboard's Medicare dates card.
+      'PATCH /v1/contacts': () =>
+        json(200, { data: [], meta: { current_page: 1, limit: 5, has_more: false, next_cursor: null } }),
     });
     window.history.replaceState(null, '', '/api/auth/callback?code=abc&state=xyz');
     await mount(<App />);

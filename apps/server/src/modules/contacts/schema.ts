@@ -100,8 +100,10 @@ export const contacts = pgTable(
     index('contacts_owner_name')
       .on(t.companyId, t.ownerId, t.lastName, t.firstName, t.id)
       .where(sql`deleted_at is null`),
+    // Dates of birth and Part B last: the Medicare date filters (turning 65, Medigap OE) test them while walking a
+    // page in name order without visiting the table (bench/calendar.ts: 25 ms -> 0.4 ms at a million contacts).
     index('contacts_company_name')
-      .on(t.companyId, t.lastName, t.firstName, t.id, t.ownerId, t.poolId)
+      .on(t.companyId, t.lastName, t.firstName, t.id, t.ownerId, t.poolId, t.dateOfBirth, t.partBEffective)
       .where(sql`deleted_at is null`),
     index('contacts_birthdays').on(t.companyId, t.birthMmdd).where(sql`deleted_at is null and birth_mmdd is not null`),
     // The Medicare date filters (turning 65, Medigap open enrollment) are range scans of these two.

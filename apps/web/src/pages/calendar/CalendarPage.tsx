@@ -145,7 +145,7 @@ export function CalendarPage() {
           >
             <IconChevronLeft size={18} aria-hidden />
           </ActionIcon>
-          <Button variant="default" onClick={() => set({ date: null })}>
+          <Button variant="default" onClick={() => set({ date: null })} style={{ flexShrink: 0 }}>
             Today
           </Button>
           <ActionIcon
@@ -156,10 +156,10 @@ export function CalendarPage() {
           >
             <IconChevronRight size={18} aria-hidden />
           </ActionIcon>
-          <Title order={2} size="h4" aria-live="polite">
-            {rangeTitle(view, anchor)}
-          </Title>
         </Group>
+        <Title order={2} size="h4" aria-live="polite" style={{ flex: 1, minWidth: 200 }}>
+          {rangeTitle(view, anchor)}
+        </Title>
         <SegmentedControl
           aria-label="View"
           value={view}

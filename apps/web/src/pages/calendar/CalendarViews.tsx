@@ -335,9 +335,6 @@ export function AgendaView({ events, zone, today, onOpen, onCreate, days }: View
 function AgendaRow({ e, zone, onOpen }: { e: CalendarEvent; zone: string; onOpen: ViewProps['onOpen'] }): ReactNode {
   return (
     <Group gap="sm" wrap="nowrap" align="flex-start">
-      <Text size="sm" c="dimmed" w={72} style={{ flexShrink: 0 }}>
-        {e.all_day ? 'All day' : timeLabel(e.start_at, zone)}
-      </Text>
       <Box style={{ flex: 1, minWidth: 0 }}>
         <EventChip e={e} zone={zone} onOpen={onOpen} />
         {e.contact && (

@@ -1,0 +1,2 @@
+DROP INDEX "contacts_company_name";--> statement-breakpoint
+CREATE INDEX "contacts_company_name" ON "contacts" USING btree ("company_id","last_name","first_name","id","owner_id","pool_id","date_of_birth","part_b_effective") WHERE deleted_at is null;
