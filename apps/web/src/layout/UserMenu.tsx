@@ -1,4 +1,4 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -14,14 +14,15 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={200} shadow="md">
       <Menu.Target>
-        {/* The label contains the visible name ("User menu for Ada Lovelace"): WCAG 2.5.3 label in name. One label
-            rather than hidden text beside the visible name, which some readers announce twice. */}
-        <UnstyledButton aria-label={`User menu for ${name}`}>
+        {/* Named by its content ("User menu for Ada Lovelace"), so the visible name is part of the accessible one. */}
+        <UnstyledButton>
           <Group gap={6} wrap="nowrap">
             <Avatar src={user.profile.personal_photo} radius="xl" size="sm" alt="" aria-hidden>
               {initials}
             </Avatar>
-            <Text size="sm" fw={500} visibleFrom="sm" component="span">
+            <VisuallyHidden>User menu for </VisuallyHidden>
+            {/* One element for the name: shown from 48em, below that kept for screen readers only (global.css). */}
+            <Text size="sm" fw={500} component="span" className="visually-hidden-below-sm">
               {name}
             </Text>
             <IconChevronDown size={14} aria-hidden />
