@@ -18,7 +18,7 @@ interface Violation {
   id: string;
   impact: string | null;
   help: string;
-  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+  nodes: Array<{ target: unknown[]; html?: string; failureSummary?: string }>;
 }
 
 /** Waits for the page to settle (its heading, requests, transitions), then lists its critical and serious findings. */
@@ -37,7 +37,10 @@ export async function axeFindings(page: Page, where: string): Promise<string[]> 
       (v) =>
         `${where}: ${v.id} (${v.impact}) ${v.help}\n${v.nodes
           .slice(0, 4)
-          .map((n) => `    ${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 220)}`)
+          .map(
+            (n) =>
+              `    ${n.target.join(' ')} ${(n.html ?? '').slice(0, 200)}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 220)}`,
+          )
           .join('\n')}`,
     );
 }
