@@ -15,6 +15,7 @@ import { soaModule } from './soa/routes.js';
 import { tagsModule } from './tags/routes.js';
 import { transfersModule } from './transfers/routes.js';
 import type { Module } from './types.js';
+import { usagePlansModule } from './usage-plans/index.js';
 import { usersModule } from './users/routes.js';
 import { walletModule } from './wallet/index.js';
 
@@ -38,4 +39,5 @@ export const modules: Module[] = [
   soaModule,
   devModule,
   walletModule,
+  usagePlansModule,
 ];

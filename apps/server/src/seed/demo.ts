@@ -15,6 +15,7 @@ import { seedDemoContacts } from './demo-contacts.js';
 import { seedDemoEvents, seedDemoSoa } from './demo-events.js';
 import { seedDemoImports } from './demo-imports.js';
 import { seedDemoLookups } from './demo-lookups.js';
+import { seedDemoPlans } from './demo-plans.js';
 import { seedDemoRecords } from './demo-records.js';
 
 export const DEMO_PASSWORD = 'harbor-demo-2026';
@@ -122,6 +123,21 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
     await seedDemoImports(t, recruiting.id);
     for (const c of [insurance, recruiting]) await seedDemoEvents(t, c.id);
     for (const c of [insurance, recruiting]) await seedDemoSoa(t, c.id);
+    await seedDemoPlans(t, insurance.id, {
+      admin: 'admin@demo.harbor.test',
+      manager: 'manager@demo.harbor.test',
+      seats: 5,
+      holders: [
+        { email: 'agent@demo.harbor.test', sms: 500, dialer: 300 },
+        { email: 'telemarketer@demo.harbor.test', sms: 300, dialer: 600 },
+      ],
+    });
+    await seedDemoPlans(t, recruiting.id, {
+      admin: 'admin@recruit.harbor.test',
+      manager: 'manager@recruit.harbor.test',
+      seats: 3,
+      holders: [{ email: 'agent@recruit.harbor.test', sms: 400, dialer: 400 }],
+    });
   });
   return true;
 }

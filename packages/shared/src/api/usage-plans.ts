@@ -63,17 +63,20 @@ export type PlanListQueryInput = z.input<typeof PlanListQuery>;
 export const PlanList = z.object({ data: z.array(Plan), meta: PageMeta });
 export type PlanList = z.infer<typeof PlanList>;
 
-/** Admin create (PATCH takes any part of it). */
+/**
+ * Admin create (PATCH takes any part of it). No zod defaults here: a partial body would fill them in and a PATCH of
+ * the name would reset the rest; the table's defaults (no description, personal, one seat, active) apply instead.
+ */
 export const PlanBody = z.strictObject({
   name: z.string().trim().min(1, "can't be blank").max(PLAN_LIMITS.nameMax),
-  description: z.string().trim().max(PLAN_LIMITS.descriptionMax).default(''),
+  description: z.string().trim().max(PLAN_LIMITS.descriptionMax).optional(),
   tier: z.enum(PLAN_TIERS),
-  enterprise: z.boolean().default(false),
+  enterprise: z.boolean().optional(),
   price: Count(PLAN_LIMITS.priceMax),
   units: Count(PLAN_LIMITS.unitsMax),
   unit_price: Count(PLAN_LIMITS.unitPriceMax),
-  min_seats: z.number().int().min(1, 'must be at least 1').max(PLAN_LIMITS.seatsMax).default(1),
-  active: z.boolean().default(true),
+  min_seats: z.number().int().min(1, 'must be at least 1').max(PLAN_LIMITS.seatsMax).optional(),
+  active: z.boolean().optional(),
 });
 export type PlanBody = z.infer<typeof PlanBody>;
 export type PlanBodyInput = z.input<typeof PlanBody>;
@@ -370,3 +373,7 @@ export type AdminOrderBody = z.infer<typeof AdminOrderBody>;
 export const AdminOrderRef = z.strictObject({ id: Id });
 export const OrderWrite = z.object({ data: Order });
 export type OrderWrite = z.infer<typeof OrderWrite>;
+
+/** A cancellation's answer: the subscription, and what went back to the wallet (cents; 0 at the period's end). */
+export const CancelReply = z.object({ data: Subscription, credited: z.number() });
+export type CancelReply = z.infer<typeof CancelReply>;

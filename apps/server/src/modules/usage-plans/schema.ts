@@ -237,3 +237,22 @@ export const usageTotals = pgTable(
     index('usage_totals_company').on(t.companyId, t.product, t.month),
   ],
 );
+
+/** Who changed a licence's holder or allocation, from what to what: the record behind "undo" and disputes. */
+export const planLicenceChanges = pgTable(
+  'plan_licence_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: integer('company_id').notNull(),
+    licenceId: integer('licence_id')
+      .notNull()
+      .references(() => planLicences.id),
+    actorId: integer('actor_id').notNull(),
+    fromUserId: integer('from_user_id'),
+    toUserId: integer('to_user_id'),
+    fromAllocation: integer('from_allocation').notNull(),
+    toAllocation: integer('to_allocation').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('plan_licence_changes_licence').on(t.licenceId, t.id)],
+);

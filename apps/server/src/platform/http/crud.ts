@@ -5,7 +5,7 @@
  * and the admin back office use it; an area supplies its table, schemas, presenter and its own rules (unique name,
  * checks of referenced ids, "still in use" refusals, soft delete).
  */
-import type { Permission } from '@harbor/shared';
+import type { FeatureGate, Permission } from '@harbor/shared';
 import { PageMeta, Paging } from '@harbor/shared';
 import { and, asc, count, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -28,6 +28,8 @@ export interface CrudSet<Row, Out = unknown> {
   /** The tenant resource (and the field of a 404), e.g. `status`. */
   resource: string;
   access: Permission;
+  /** The feature the set belongs to (403 naming it when closed). */
+  feature?: FeatureGate;
   tags: readonly string[];
   table: CompanyTable;
   body: z.ZodObject;
@@ -42,6 +44,17 @@ export interface CrudSet<Row, Out = unknown> {
   order?: Array<PgColumn | SQL>;
   /** The list answers pages (`page`, `limit`, meta) instead of every row. */
   paged?: boolean;
+  /**
+   * A list query of the set's own (it replaces `page`/`limit`; implies `paged`): search, order, or every row in one
+   * page. The schema must still give `page` and `limit`.
+   */
+  listQuery?: {
+    schema: z.ZodObject;
+    where?(q: Record<string, unknown>): SQL | undefined;
+    order?(q: Record<string, unknown>): Array<PgColumn | SQL>;
+    /** Every row, in one page (e.g. `all=true`). */
+    all?(q: Record<string, unknown>): boolean;
+  };
   /** The table's `name` is unique in the company, compared case-insensitively: a duplicate is a 422 on `name`. */
   uniqueName?: boolean;
   /** Checks of the body against the company (referenced ids, one-of rules); `id` when updating. */
@@ -75,7 +88,7 @@ export function crudRoutes<Row, Out = unknown>(scope: FastifyInstance, tenants: 
   const db = scope.deps.database.db;
   const t = s.table;
   const what = s.base.split('/').pop()!;
-  const config = { access: s.access };
+  const config = { access: s.access, ...(s.feature ? { feature: s.feature } : {}) };
   const byId = { ...config, tenant: { param: 'id', resource: s.resource } };
   const tags = [...s.tags];
   const mine = (companyId: number) => and(eq(t.companyId, companyId), s.live);
@@ -107,17 +120,32 @@ export function crudRoutes<Row, Out = unknown>(scope: FastifyInstance, tenants: 
   async function all(companyId: number): Promise<{ data: Out[] }> {
     return { data: (await rows(companyId)).map((r) => s.present(r as Row)) };
   }
-  async function page(companyId: number, n = 1, limit = 25): Promise<{ data: Out[]; meta: PageMeta }> {
+  async function page(
+    companyId: number,
+    n = 1,
+    limit = 25,
+    q: Record<string, unknown> = {},
+  ): Promise<{ data: Out[]; meta: PageMeta }> {
+    const lq = s.listQuery;
+    const where = and(mine(companyId), lq?.where?.(q));
     const [{ total }] = await db
       .select({ total: count() })
       .from(t as PgTable)
-      .where(mine(companyId));
-    const found = await rows(companyId).limit(limit).offset(pageOffset(n, limit));
+      .where(where);
+    const sorted = db
+      .select()
+      .from(t as PgTable)
+      .where(where)
+      .orderBy(...(lq?.order?.(q) ?? order));
+    if (lq?.all?.(q)) {
+      const found = await sorted;
+      return { data: found.map((r) => s.present(r as Row)), meta: pageMeta(1, Math.max(1, total), total) };
+    }
+    const found = await sorted.limit(limit).offset(pageOffset(n, limit));
     return { data: found.map((r) => s.present(r as Row)), meta: pageMeta(n, limit, total) };
   }
-  const listReply = s.paged
-    ? z.object({ data: z.array(s.reply), meta: PageMeta })
-    : z.object({ data: z.array(s.reply) });
+  const paged = s.paged || Boolean(s.listQuery);
+  const listReply = paged ? z.object({ data: z.array(s.reply), meta: PageMeta }) : z.object({ data: z.array(s.reply) });
 
   app.get(
     s.base,
@@ -126,14 +154,14 @@ export function crudRoutes<Row, Out = unknown>(scope: FastifyInstance, tenants: 
       schema: {
         tags,
         summary: s.summaries?.list ?? `All ${what}`,
-        ...(s.paged ? { querystring: Paging } : {}),
+        ...(paged ? { querystring: s.listQuery?.schema ?? Paging } : {}),
         response: { 200: listReply },
       },
     },
     async (req) => {
       const q = req.query as { page?: number; limit?: number };
       const companyId = authOf(req).company.id;
-      return s.paged ? page(companyId, q.page, q.limit) : all(companyId);
+      return paged ? page(companyId, q.page, q.limit, q as Record<string, unknown>) : all(companyId);
     },
   );
 
