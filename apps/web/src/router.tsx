@@ -78,6 +78,8 @@ const SsoCallbackPage = lazyNamed(ssoPages, 'SsoCallbackPage');
 const SsoLogoutPage = lazyNamed(ssoPages, 'SsoLogoutPage');
 const SsoStartPage = lazyNamed(ssoPages, 'SsoStartPage');
 const team = () => import('./pages/team/TeamPage');
+const PlansPage = lazyNamed(() => import('./pages/plans/PlansPage'), 'PlansPage');
+const PlansAdminPage = lazyNamed(() => import('./pages/admin/plans/PlansAdminPage'), 'PlansAdminPage');
 const ReceiptPage = lazyNamed(() => import('./pages/wallet/ReceiptPage'), 'ReceiptPage');
 const WalletPage = lazyNamed(() => import('./pages/wallet/WalletPage'), 'WalletPage');
 const TeamMemberPage = lazyNamed(team, 'TeamMemberPage');
@@ -160,12 +162,15 @@ export function createAppRouter() {
                     { path: '/admin/tags', element: page(TagsAdminPage) },
                     { path: '/admin/groups', element: page(GroupsAdminPage) },
                     { path: '/admin/pools', element: page(PoolsAdminPage) },
+                    { path: '/admin/plans/:product', element: page(PlansAdminPage) },
                   ],
                 },
                 { path: '/contacts/imports', element: page(ImportsPage) },
                 { path: '/contacts/imports/new', element: page(ImportWizardPage) },
                 { path: '/contacts/imports/:id', element: page(ImportResultPage) },
                 { path: '/wallets', element: page(WalletPage) },
+                { path: '/plans', element: page(PlansPage) },
+                { path: '/plans/:product', element: page(PlansPage) },
                 { path: '/wallets/receipt', element: page(ReceiptPage) },
               ],
             },

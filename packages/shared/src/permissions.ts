@@ -57,6 +57,8 @@ export const PERMISSIONS = {
   'mailer.use': (s) => isAdmin(s) || has(s, ...MANAGER_ROLES),
   'sms.use': (s) => !s.basic && s.features.sms_campaigns,
   'dialer.use': (s) => s.features.dialer,
+  /** The plans page: texting plans or dialer plans (either product open to the person). */
+  'plans.use': (s) => (!s.basic && s.features.sms_campaigns) || s.features.dialer,
   /** Hand texting and dialer licences to the people one reaches and set their monthly allocation (§6). */
   'plans.allocate': isManagerish,
   /** The texting and dialer back office: plans, every subscription and order of the company, usage. */

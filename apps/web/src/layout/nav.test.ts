@@ -17,6 +17,7 @@ describe('visibleNavItems', () => {
       'Contacts',
       'Calendar',
       'Imports',
+      'Plans',
       'Wallet',
       'SOA requests',
       'Profile',
@@ -26,6 +27,7 @@ describe('visibleNavItems', () => {
       'Contacts',
       'Calendar',
       'Imports',
+      'Plans',
       'Wallet',
       'SOA requests',
       'Team',
@@ -63,6 +65,12 @@ describe('visibleNavItems', () => {
     const off = makeUser({ features: { ...agent.features, sms_campaigns: false } });
     expect(labels(visibleNavItems(subjectOf(agent), allReady))).toContain('SMS');
     expect(labels(visibleNavItems(subjectOf(off), allReady))).not.toContain('SMS');
+  });
+
+  it('shows Plans while texting or the dialer is open, not when both are closed', () => {
+    expect(labels(visibleNavItems(subjectOf(basic)))).toContain('Plans');
+    const none = makeUser({ features: { ...agent.features, sms_campaigns: false, dialer: false } });
+    expect(labels(visibleNavItems(subjectOf(none)))).not.toContain('Plans');
   });
 
   it('honors an entry that requires a feature directly', () => {

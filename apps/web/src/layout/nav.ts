@@ -20,6 +20,7 @@ export type NavIcon =
   | 'sms'
   | 'dialer'
   | 'wallet'
+  | 'plans'
   | 'workflows'
   | 'reports'
   | 'follow_ups'
@@ -47,6 +48,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Imports', to: '/contacts/imports', icon: 'imports', permission: 'imports.use', ready: true },
   { label: 'SMS', to: '/sms', icon: 'sms', permission: 'sms.use', feature: 'sms_campaigns', ready: false },
   { label: 'Dialer', to: '/dialer', icon: 'dialer', permission: 'dialer.use', feature: 'dialer', ready: false },
+  { label: 'Plans', to: '/plans', icon: 'plans', permission: 'plans.use', ready: true },
   { label: 'Wallet', to: '/wallets', icon: 'wallet', permission: 'wallet.use', feature: 'wallet_feature', ready: true },
   {
     label: 'Workflows',

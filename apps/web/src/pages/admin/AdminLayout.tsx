@@ -19,6 +19,8 @@ export const ADMIN_PAGES: { to: string; label: string; permission: Permission }[
   { to: '/admin/tags', label: 'Tags', permission: 'lookups.manage' },
   { to: '/admin/groups', label: 'Groups', permission: 'groups.manage' },
   { to: '/admin/pools', label: 'Pools', permission: 'pools.manage' },
+  { to: '/admin/plans/sms', label: 'Texting plans', permission: 'plans.admin' },
+  { to: '/admin/plans/dialer', label: 'Dialer plans', permission: 'plans.admin' },
 ];
 
 export function AdminLayout() {
