@@ -23,7 +23,7 @@ function HolderCell({ product, licence }: { product: PlanProduct; licence: Licen
   const save = useMutation({
     mutationFn: (body: { user_id?: number | null; allocation?: number }) =>
       plansApi.updateLicence(product, licence.id, body),
-    onSuccess: (_saved, body) => {
+    onSuccess: (saved) => {
       void qc.invalidateQueries({ queryKey: ['plans', product] });
       const before = { user_id: licence.user?.id ?? null, allocation: licence.allocation };
       const id = `licence-${licence.id}-${Date.now()}`;
@@ -33,8 +33,12 @@ function HolderCell({ product, licence }: { product: PlanProduct; licence: Licen
         message: (
           <Group gap="xs" justify="space-between">
             <Text size="sm">
-              Saved: {body.user_id === null ? 'seat taken back' : 'licence updated'}
-              {licence.user ? ` (was ${licence.user.name}, ${unitsLabel(product, licence.allocation)})` : ''}.
+              Saved:{' '}
+              {saved.user ? `${saved.user.name}, ${unitsLabel(product, saved.allocation)} a month` : 'seat taken back'}
+              {licence.user
+                ? ` (was ${licence.user.name}, ${unitsLabel(product, licence.allocation)})`
+                : ' (was a free seat)'}
+              .
             </Text>
             <Button
               size="compact-xs"
@@ -59,16 +63,14 @@ function HolderCell({ product, licence }: { product: PlanProduct; licence: Licen
     <Stack gap={4}>
       <Group gap="xs" align="end" wrap="wrap">
         <OwnerSelect
-          label="Holder"
           placeholder="Pick a person"
           aria-label={`Holder of ${label}`}
           value={holder}
           onChange={setHolder}
           current={licence.user}
-          w={240}
+          w={280}
         />
         <NumberInput
-          label={`${product === 'sms' ? 'Messages' : 'Minutes'} a month`}
           aria-label={`Allocation of ${label}`}
           min={0}
           max={1_000_000}
@@ -148,7 +150,10 @@ function TeamSubscription({ product, subscription }: { product: PlanProduct; sub
         rowKey={(l) => `${l.id}-${l.user?.id}-${l.allocation}`}
         minWidth={720}
         columns={[
-          { header: 'Licence', cell: (l) => <HolderCell product={product} licence={l} /> },
+          {
+            header: `Holder and ${product === 'sms' ? 'messages' : 'minutes'} a month`,
+            cell: (l) => <HolderCell product={product} licence={l} />,
+          },
           {
             header: 'Used this month',
             cell: (l) => (l.user ? `${unitsLabel(product, l.used)} of ${l.allocation.toLocaleString('en-US')}` : '—'),

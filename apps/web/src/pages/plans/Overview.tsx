@@ -78,6 +78,18 @@ function MyMonth({ product, usage }: { product: PlanProduct; usage: UsageSummary
           {unitsLabel(product, usage.used)} used this month.)
         </Text>
       )}
+      {usage.team.length > 0 && (
+        <Text size="sm" mt="xs">
+          Your team: {usage.team.length} {usage.team.length === 1 ? 'person holds' : 'people hold'} licences you manage
+          (
+          {unitsLabel(
+            product,
+            usage.team.reduce((n, m) => n + m.used, 0),
+          )}{' '}
+          used this month). Hand them out on the Licences tab; hold one yourself to{' '}
+          {product === 'sms' ? 'text' : 'call'} from it.
+        </Text>
+      )}
       {usage.enablement && (
         <Alert
           mt="sm"

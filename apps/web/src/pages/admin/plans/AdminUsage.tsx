@@ -60,7 +60,7 @@ export function AdminUsage({ product }: { product: PlanProduct }) {
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Paper withBorder p="sm" radius="md">
             <Text size="sm" c="dimmed">
-              Used this month
+              Used in {months.find((m) => m.value === month)?.label ?? month}
             </Text>
             <Text fw={700} size="xl" data-testid="usage-total">
               {unitsLabel(product, total.used)}

@@ -114,8 +114,7 @@ function PlanForm({ product, plan, onDone }: { product: PlanProduct; plan: Plan 
       />
       <Textarea
         label="Description"
-        autosize
-        minRows={2}
+        rows={2}
         value={d.description}
         onChange={(e) => setD({ ...d, description: e.currentTarget.value })}
         error={f.description?.[0]}
