@@ -38,6 +38,7 @@ describe.each(PLAN_PRODUCTS)('%s licences', (product) => {
     expect(seats.filter((l) => l.user).map((l) => l.user!.name).sort()).toEqual(['Angela Diaz', 'Tyler Brooks']);
     const pool = await manager.get(`${base}?subscription_id=${seats[0].subscription_id}`);
     expect(pool.body.pool).toEqual({ size: 5000, allocated: product === 'sms' ? 800 : 900 });
+    expect((await agent.get(`${base}?subscription_id=${seats[0].subscription_id}`)).body.pool).toBeNull();
     const mine = await agent.get(base);
     expect(mine.body.data.map((l: L) => l.user?.name)).toEqual(['Angela Diaz']);
     expect(mine.body.data[0].can_manage).toBe(false);

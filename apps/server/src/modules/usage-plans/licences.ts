@@ -50,13 +50,15 @@ export async function listLicences(
         order by l.subscription_id desc, (l.user_id is null), lower(u.last_name), lower(u.first_name), l.id
         limit ${q.limit} offset ${pageOffset(q.page, q.limit)}`,
   );
+  // The pool is the buyer's (or an admin's) business: a holder sees their own licence, not the team's figures.
   let pool: LicenceList['pool'] = null;
   if (q.subscription_id) {
     const [p] = await rows(
       db,
       sql`select s.units * s.seats as size,
             (select coalesce(sum(allocation), 0) from plan_licences where subscription_id = s.id and removed_at is null) as allocated
-          from plan_subscriptions s where s.id = ${q.subscription_id} and s.company_id = ${auth.company.id}`,
+          from plan_subscriptions s where s.id = ${q.subscription_id} and s.company_id = ${auth.company.id}
+            and ${reachOf(auth) === 'company' ? sql`true` : sql`s.owner_id = ${auth.user.id}`}`,
     );
     if (p) pool = { size: Number(p.size), allocated: Number(p.allocated) };
   }
