@@ -22,6 +22,7 @@ export * from './contact-fields.js';
 export * from './feature-gates.js';
 export * from './features.js';
 export * from './live.js';
+export * from './max-plus.js';
 export * from './medicare/calendar-dates.js';
 export * from './medicare/dates.js';
 export * from './medicare/soa-rule.js';

@@ -24,7 +24,7 @@ function describe(kind: WalletTransactionKind, amount: number, description: stri
   const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
   switch (kind) {
     case 'usage':
-      return describeUsage(details);
+      return description || describeUsage(details);
     case 'allocation':
       return amount < 0
         ? `Allocated to ${people(count(details.to))}`
