@@ -60,6 +60,10 @@ export const PERMISSIONS = {
   'mailer.use': (s) => isAdmin(s) || has(s, ...MANAGER_ROLES),
   'sms.use': (s) => !s.basic && s.features.sms_campaigns,
   'dialer.use': (s) => s.features.dialer,
+  /** Hand texting and dialer licences to the people one reaches and set their monthly allocation (§6). */
+  'plans.allocate': isManagerish,
+  /** The texting and dialer back office: plans, every subscription and order of the company, usage. */
+  'plans.admin': isAdmin,
   'wallet.use': (s) => s.features.wallet_feature,
   /** Move wallet funds to and from the people one reaches (allocate, reclaim): managers and admins. */
   'wallet.allocate': (s) => s.features.wallet_feature && isManagerish(s),
