@@ -1,5 +1,6 @@
 export * from './api/account.js';
 export * from './api/admin-users.js';
+export * from './api/consent.js';
 export * from './api/contact.js';
 export * from './api/contact-records.js';
 export * from './api/contacts-list.js';
