@@ -1,12 +1,15 @@
 /**
  * Feature gates: what a route (config.feature on the server) or a screen needs beyond its permission. One gate per
  * feature flag of crm-core.md §1, plus what the basic flag takes away (§1: reports, marketing profile, contact
- * permissions, follow-ups, external accounts). A closed gate answers 403 with the reason
+ * permissions, follow-ups, external accounts), plus spec 2 §6's SMS_FEATURE (`sms_feature`: non-basic, wallet
+ * enabled and an active premium Max Plus). A closed gate answers 403 with the reason
  * (docs/decisions/feature-flag-enforcement.md); the navigation reads the same gates.
  */
 import { FEATURE_FLAGS, type FeatureKey, type Features } from './features.js';
+import { hasPremiumMaxPlus, type MaxPlusState } from './max-plus.js';
 
-type GateSubject = { basic: boolean; features: Features };
+/** `maxPlus` is the current user's Max Plus (`max_plus_subscription`); only the SMS gate reads it. */
+type GateSubject = { basic: boolean; features: Features; maxPlus?: MaxPlusState | null };
 
 /** The flags of §1 that switch a feature on or off (variant switches such as basic_agent are not gates). */
 const FLAG_GATES = [
@@ -37,8 +40,13 @@ export const BASIC_LOSSES = [
   'external_accounts',
 ] as const;
 
-export type FeatureGate = (typeof FLAG_GATES)[number] | (typeof BASIC_LOSSES)[number];
-export const FEATURE_GATES: readonly FeatureGate[] = [...new Set<FeatureGate>([...FLAG_GATES, ...BASIC_LOSSES])];
+/** Gates made of several conditions (spec 2 §6). */
+export const COMPOUND_GATES = ['sms_feature'] as const;
+
+export type FeatureGate = (typeof FLAG_GATES)[number] | (typeof BASIC_LOSSES)[number] | (typeof COMPOUND_GATES)[number];
+export const FEATURE_GATES: readonly FeatureGate[] = [
+  ...new Set<FeatureGate>([...FLAG_GATES, ...BASIC_LOSSES, ...COMPOUND_GATES]),
+];
 
 const BASIC_LOSS_LABELS: Record<(typeof BASIC_LOSSES)[number], string> = {
   reports: 'Reports',
@@ -49,7 +57,19 @@ const BASIC_LOSS_LABELS: Record<(typeof BASIC_LOSSES)[number], string> = {
 };
 
 export function featureGateLabel(gate: FeatureGate): string {
+  if (gate === 'sms_feature') return 'Texting';
   return FEATURE_FLAGS.find((f) => f.key === gate)?.label ?? BASIC_LOSS_LABELS[gate as keyof typeof BASIC_LOSS_LABELS];
+}
+
+/**
+ * Spec 2 §6 SMS_FEATURE: non-basic, wallet enabled, and an active premium Max Plus subscription. Why it is closed,
+ * or null. The SMS area's routes declare `feature: 'sms_feature'`; its screens read `featureGateOpen`.
+ */
+export function smsFeatureRefusal(subject: GateSubject): string | null {
+  if (subject.basic) return 'Texting is not part of a basic account.';
+  if (!subject.features.wallet_feature) return 'Texting is paid from the wallet, which is turned off for your account.';
+  if (!hasPremiumMaxPlus(subject.maxPlus)) return 'Texting needs an active Max Plus Premium subscription.';
+  return null;
 }
 
 const isFlag = (gate: FeatureGate): gate is (typeof FLAG_GATES)[number] =>
@@ -58,6 +78,7 @@ const isBasicLoss = (gate: FeatureGate) => (BASIC_LOSSES as readonly string[]).i
 
 /** Why the gate is closed for this subject, or null when it is open. */
 export function featureGateRefusal(subject: GateSubject, gate: FeatureGate): string | null {
+  if (gate === 'sms_feature') return smsFeatureRefusal(subject);
   const label = featureGateLabel(gate);
   if (isFlag(gate) && !subject.features[gate]) return `${label} is turned off for your account.`;
   if (isBasicLoss(gate) && subject.basic) return `${label} is not part of a basic account.`;

@@ -1,5 +1,6 @@
 export * from './api/account.js';
 export * from './api/admin-users.js';
+export * from './api/consent.js';
 export * from './api/contact.js';
 export * from './api/contact-records.js';
 export * from './api/contacts-list.js';
@@ -23,6 +24,7 @@ export * from './contact-fields.js';
 export * from './feature-gates.js';
 export * from './features.js';
 export * from './live.js';
+export * from './max-plus.js';
 export * from './medicare/calendar-dates.js';
 export * from './medicare/dates.js';
 export * from './medicare/soa-rule.js';

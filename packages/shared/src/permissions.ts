@@ -4,6 +4,7 @@
  * the permission matrix test picks them up with no new test code.
  */
 import type { Features } from './features.js';
+import type { MaxPlusState } from './max-plus.js';
 import { adminLevelGroup, MANAGER_ROLES, type Role, type Variant } from './roles.js';
 
 export interface Subject {
@@ -11,6 +12,8 @@ export interface Subject {
   basic: boolean;
   features: Features;
   variant: Variant;
+  /** The user's Max Plus (the SMS feature gate reads it); absent counts as none. */
+  maxPlus?: MaxPlusState | null;
 }
 
 const has = (s: Subject, ...roles: Role[]) => roles.some((r) => s.roles.includes(r));

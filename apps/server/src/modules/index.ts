@@ -1,4 +1,5 @@
 import { adminModule } from './admin/routes.js';
+import { consentModule } from './consent/index.js';
 import { contactRecordsModule } from './contact-records/module.js';
 import { contactsListModule } from './contacts/list-routes.js';
 import { contactDetailModule } from './contacts/module.js';
@@ -40,4 +41,5 @@ export const modules: Module[] = [
   devModule,
   walletModule,
   usagePlansModule,
+  consentModule,
 ];

@@ -103,6 +103,7 @@ export function subjectOf(user: CurrentUser): Subject {
     basic: user.basic,
     features: resolveFeatures(user.features),
     variant: user.company.variant,
+    maxPlus: user.max_plus_subscription,
   };
 }
 

@@ -74,7 +74,7 @@ export const PlanBody = z.strictObject({
   enterprise: z.boolean().optional(),
   price: Count(PLAN_LIMITS.priceMax),
   units: Count(PLAN_LIMITS.unitsMax),
-  unit_price: Count(PLAN_LIMITS.unitPriceMax),
+  unit_price: z.number().int('must be a whole number').min(1, 'must be at least 1 cent').max(PLAN_LIMITS.unitPriceMax),
   min_seats: z.number().int().min(1, 'must be at least 1').max(PLAN_LIMITS.seatsMax).optional(),
   active: z.boolean().optional(),
 });

@@ -56,6 +56,21 @@ function labelled(field: string, col: string) {
   return cases ? `case ${col} ${cases} else ${humanised} end` : humanised;
 }
 
+/**
+ * A channel's consent as the contact page says it (modules/consent): an opt-out first, then what the address's
+ * suppression says (email: spam complaint, bounce), then the recorded consent, else Unknown.
+ */
+function consentText(channel: 'email' | 'sms' | 'voice') {
+  const address = channel === 'email' ? 'lower(trim(contacts.email))' : 'contacts.phone';
+  const status = `(select k.status from contact_consents k
+    where k.contact_id = contacts.id and k.channel = '${channel}' and k.sender_id = 0)`;
+  const suppressed = `(select s.reason from consent_suppressions s
+    where s.company_id = contacts.company_id and s.channel = '${channel}' and s.address = ${address})`;
+  return `case when ${status} = 'opted_out' or ${suppressed} = 'opted_out' then 'Opted out'
+    else coalesce(case ${suppressed} when 'complained' then 'Marked as spam' when 'bounced' then 'Bounced' end,
+      case ${status} when 'allowed' then 'Allowed' end, 'Unknown') end`;
+}
+
 /** Header, and the SQL expression of each column. */
 export const EXPORT_COLUMNS: Array<[string, string]> = [
   ['Number', 'contacts.number::text'],
@@ -80,6 +95,14 @@ export const EXPORT_COLUMNS: Array<[string, string]> = [
     ),
   ],
   ['Created At', "to_char(contacts.created_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS')"],
+  ['Email Consent', consentText('email')],
+  ['Text Consent', consentText('sms')],
+  ['Call Consent', consentText('voice')],
+  [
+    'Permission to Contact Until',
+    `(select to_char(max(p.expires_at) at time zone 'UTC', 'YYYY-MM-DD') from permissions_to_contact p
+      where p.contact_id = contacts.id and p.revoked_at is null and p.expires_at > now())`,
+  ],
 ];
 
 const columnsSql = () => sql.raw(EXPORT_COLUMNS.map(([, e], i) => `${e} as c${i}`).join(', '));

@@ -10,6 +10,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
+import { mergeConsent } from '../consent/record.js';
 import { diffValues } from './events.js';
 import { contacts } from './schema.js';
 import { visibleContactsSql } from './visibility.js';
@@ -83,6 +84,8 @@ export async function mergeContacts(db: Db, auth: AuthContext, body: MergeBody) 
           ${auth.user.id}
         from contacts where contacts.id = any(${ids})`,
   );
+  // Opt-outs must survive a merge (modules/consent): the strictest answer per channel carries over.
+  await mergeConsent(db, c, keptId, merged);
   for (const table of ['notes', 'contact_files', 'policies', 'securities', 'contact_events']) {
     await db.execute(
       sql`update ${sql.raw(table)} set contact_id = ${keptId} where contact_id = any(${ids}) and company_id = ${c}`,

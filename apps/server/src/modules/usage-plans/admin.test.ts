@@ -58,7 +58,9 @@ describe.each(PLAN_PRODUCTS)('%s admin', (product) => {
     expect(res.body.month).toMatch(/^\d{4}-\d{2}$/);
     const past = await admin.get(`${base}/usage?month=2020-01`);
     expect(past.body).toMatchObject({ month: '2020-01', totals: { used: 0, people: 0 } });
-    expect((await admin.get(`${base}/usage?q=brooks`)).body.data.map((r: { user: { name: string } }) => r.user.name)).toEqual(['Tyler Brooks']);
+    expect(
+      (await admin.get(`${base}/usage?q=brooks`)).body.data.map((r: { user: { name: string } }) => r.user.name),
+    ).toEqual(['Tyler Brooks']);
     expect((await admin.get(`${base}/usage?month=2020-13`)).status).toBe(422);
   });
 
@@ -77,7 +79,12 @@ describe.each(PLAN_PRODUCTS)('%s admin', (product) => {
     const pending = await agent.get(`${userBase}subscriptions/pending_company_subscription`);
     expect(pending.body.data).toMatchObject({ id: res.body.data.id, status: 'pending' });
     // The company already has one on its way.
-    const again = await send(admin, `${base}/subscriptions`, { plan_id: plan.id, kind: 'company', seats: plan.min_seats, payment_method: 'invoice' });
+    const again = await send(admin, `${base}/subscriptions`, {
+      plan_id: plan.id,
+      kind: 'company',
+      seats: plan.min_seats,
+      payment_method: 'invoice',
+    });
     expect(again.status).toBe(422);
 
     const on = await send(admin, `${base}/active_subscription`, { id: res.body.data.id });
@@ -162,7 +169,11 @@ describe.each(PLAN_PRODUCTS)('%s admin', (product) => {
 
   it('adds seats by invoice, then cancels that order: refunded, its licences taken back', async () => {
     const monicas = (await admin.get(`${base}/subscriptions?q=Monica&kind=manager`)).body.data[0];
-    const res = await send(admin, `${base}/orders`, { subscription_id: monicas.id, quantity: 2, payment_method: 'invoice' });
+    const res = await send(admin, `${base}/orders`, {
+      subscription_id: monicas.id,
+      quantity: 2,
+      payment_method: 'invoice',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data).toMatchObject({ kind: 'licences', status: 'paid', payment_method: 'invoice', quantity: 2 });
     expect((await admin.get(`${userBase}subscriptions/${monicas.id}`)).body.seats).toBe(monicas.seats + 2);
@@ -183,7 +194,12 @@ describe.each(PLAN_PRODUCTS)('%s admin', (product) => {
   it('cancelling a pending order ends what it would have bought', async () => {
     const plan = await planOf(admin, product, 'standard');
     const bu = await userId(t, DEMO('bu_admin'));
-    const res = await send(admin, `${base}/subscriptions`, { plan_id: plan.id, kind: 'self', user_id: bu.id, payment_method: 'invoice' });
+    const res = await send(admin, `${base}/subscriptions`, {
+      plan_id: plan.id,
+      kind: 'self',
+      user_id: bu.id,
+      payment_method: 'invoice',
+    });
     const off = await send(admin, `${base}/cancel_order`, { id: res.body.order.id });
     expect(off.body.data.status).toBe('cancelled');
     expect((await admin.get(`${userBase}subscriptions/${res.body.data.id}`)).body.status).toBe('cancelled');
@@ -228,8 +244,15 @@ describe.each(PLAN_PRODUCTS)('%s admin', (product) => {
       ['sub_admin', 'invoice'],
     ] as const) {
       const u = await userId(t, DEMO(role));
-      await db.execute(sql`update plan_subscriptions set status = 'cancelled' where owner_id = ${u.id} and kind = 'self'`);
-      const res = await send(admin, `${base}/subscriptions`, { plan_id: plan.id, kind: 'self', user_id: u.id, payment_method: method === 'wallet' ? 'company_wallet' : 'invoice' });
+      await db.execute(
+        sql`update plan_subscriptions set status = 'cancelled' where owner_id = ${u.id} and kind = 'self'`,
+      );
+      const res = await send(admin, `${base}/subscriptions`, {
+        plan_id: plan.id,
+        kind: 'self',
+        user_id: u.id,
+        payment_method: method === 'wallet' ? 'company_wallet' : 'invoice',
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       if (method === 'wallet') {
         await fund(t, DEMO('admin'), plan.price, 'company');
@@ -248,7 +271,8 @@ describe.each(PLAN_PRODUCTS)('%s admin', (product) => {
     );
     const before = await balanceOf(t, DEMO('field_manager'));
     await renewDue(t.deps);
-    const status = async (id: number) => q1(sql`select status, current_period_end > now() as live from plan_subscriptions where id = ${id}`);
+    const status = async (id: number) =>
+      q1(sql`select status, current_period_end > now() as live from plan_subscriptions where id = ${id}`);
     expect(await status(ids.field_manager)).toEqual({ status: 'active', live: true });
     expect(await balanceOf(t, DEMO('field_manager'))).toBe(before - plan.price);
     expect(await status(ids.regional_manager)).toMatchObject({ status: 'expired' });
@@ -268,7 +292,7 @@ describe.each(PLAN_PRODUCTS)('%s admin', (product) => {
     expect(await status(ids.sub_admin)).toMatchObject({ status: 'cancelled' });
   });
 
-  it('is for admins only; another company\'s records are not found', async () => {
+  it("is for admins only; another company's records are not found", async () => {
     const manager = await as('manager');
     for (const [method, url] of [
       ['GET', `${base}/usage`],
@@ -290,6 +314,9 @@ describe.each(PLAN_PRODUCTS)('%s admin', (product) => {
     expect((await send(admin, `${base}/cancel_subscription`, { id: Number(sub) })).status).toBe(404);
     expect((await send(admin, `${base}/active_subscription`, { id: Number(sub) })).status).toBe(404);
     expect((await send(admin, `${base}/cancel_order`, { id: Number(order) })).status).toBe(404);
-    expect((await send(admin, `${base}/orders`, { subscription_id: Number(sub), quantity: 1, payment_method: 'invoice' })).status).toBe(422);
+    expect(
+      (await send(admin, `${base}/orders`, { subscription_id: Number(sub), quantity: 1, payment_method: 'invoice' }))
+        .status,
+    ).toBe(422);
   });
 });

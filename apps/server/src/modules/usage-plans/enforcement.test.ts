@@ -7,6 +7,9 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DEMO, type TestApp } from '../../../test/harness.js';
 import { companies, users } from '../../platform/db/schema.js';
+import { ensureCompanyAccount } from '../wallet/accounts.js';
+import { ledgerOf } from '../wallet/service.js';
+import { affordableQuantity, chargeUsage } from '../wallet/usage.js';
 import {
   checkDialerQuota,
   checkSmsAllocation,
@@ -290,5 +293,40 @@ describe('usage records', () => {
     await expect(recordUsage(db(), { ...who, kind: 'sms', quantity: 1, ref: '' })).rejects.toThrow();
     expect(await total(who.userId, 'sms')).toBe(0);
     expect(await total(theirs.userId, 'sms')).toBe(0);
+  });
+});
+
+describe("the wallet charges the plan's price of a unit", () => {
+  it('chargeUsage takes the unitPrice a quota check answers; the list price without one', async () => {
+    const who = await newUser();
+    await grantPlan(db(), { ...who, product: 'sms', allocation: 10, unitPrice: 7 });
+    const ledger = ledgerOf(t.deps);
+    const wallet = (await ledger.accounts.userWallet(who.companyId, who.userId))!;
+    const clearing = await ensureCompanyAccount(db(), who.companyId, 'processor_clearing');
+    await ledger.post({
+      companyId: who.companyId,
+      key: `fund-${who.userId}`,
+      kind: 'top_up',
+      legs: [
+        { accountId: clearing, amount: -100 },
+        { accountId: wallet, amount: 100 },
+      ],
+    });
+    const q = await checkSmsAllocation(db(), { ...who, quantity: 3 });
+    expect(q).toMatchObject({ ok: true, unitPrice: 7 });
+    expect(await affordableQuantity(t.deps, who.companyId, who.userId, 'sms', q.unitPrice!)).toBe(14);
+    const r = await chargeUsage(t.deps, {
+      ...who,
+      usageType: 'sms',
+      quantity: 3,
+      idempotencyKey: 'sms:plan-price',
+      unitPrice: q.unitPrice!,
+    });
+    expect(r).toMatchObject({ ok: true, status: 'charged', amount: 21 });
+    const list = await chargeUsage(t.deps, { ...who, usageType: 'sms', quantity: 1, idempotencyKey: 'sms:list' });
+    expect(list).toMatchObject({ ok: true, amount: 2 });
+    await expect(
+      chargeUsage(t.deps, { ...who, usageType: 'sms', quantity: 1, idempotencyKey: 'x', unitPrice: 0 }),
+    ).rejects.toThrow(RangeError);
   });
 });

@@ -22,7 +22,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type L = { id: number; user: { id: number; name: string } | null; allocation: number; paid: boolean; subscription_id: number };
+type L = {
+  id: number;
+  user: { id: number; name: string } | null;
+  allocation: number;
+  paid: boolean;
+  subscription_id: number;
+};
 
 describe.each(PLAN_PRODUCTS)('%s licences', (product) => {
   const base = `/v1/${product}/${product}_licenses`;
@@ -35,7 +41,12 @@ describe.each(PLAN_PRODUCTS)('%s licences', (product) => {
   it("the manager sees their team's seats; an agent only their own", async () => {
     const seats = await team();
     expect(seats).toHaveLength(5);
-    expect(seats.filter((l) => l.user).map((l) => l.user!.name).sort()).toEqual(['Angela Diaz', 'Tyler Brooks']);
+    expect(
+      seats
+        .filter((l) => l.user)
+        .map((l) => l.user!.name)
+        .sort(),
+    ).toEqual(['Angela Diaz', 'Tyler Brooks']);
     const pool = await manager.get(`${base}?subscription_id=${seats[0].subscription_id}`);
     expect(pool.body.pool).toEqual({ size: 5000, allocated: product === 'sms' ? 800 : 900 });
     expect((await agent.get(`${base}?subscription_id=${seats[0].subscription_id}`)).body.pool).toBeNull();
@@ -55,7 +66,9 @@ describe.each(PLAN_PRODUCTS)('%s licences', (product) => {
     const changes = await t.database.db.execute(
       sql`select from_user_id, to_user_id, from_allocation, to_allocation from plan_licence_changes where licence_id = ${free.id}`,
     );
-    expect(changes.rows).toEqual([{ from_user_id: null, to_user_id: nadia.id, from_allocation: 0, to_allocation: 250 }]);
+    expect(changes.rows).toEqual([
+      { from_user_id: null, to_user_id: nadia.id, from_allocation: 0, to_allocation: 250 },
+    ]);
     // Taking it back keeps the seat and its allocation for the next person.
     const back = await manager.patch(`${base}/${free.id}`, { user_id: null });
     expect(back.body).toMatchObject({ user: null, allocation: 250 });
@@ -73,14 +86,16 @@ describe.each(PLAN_PRODUCTS)('%s licences', (product) => {
     expect(twice.body.errors.user_id[0]).toMatch(/Angela Diaz already holds a .* licence \(Monica Reyes's/);
     const over = await manager.patch(`${base}/${free.id}`, { allocation: 5000 });
     expect(over.status).toBe(422);
-    expect(over.body.errors.allocation[0]).toMatch(/^Only [\d,]+ (messages|minutes) are left to allocate of this subscription's 5,000/);
+    expect(over.body.errors.allocation[0]).toMatch(
+      /^Only [\d,]+ (messages|minutes) are left to allocate of this subscription's 5,000/,
+    );
     for (const body of [{}, { allocation: -1 }, { allocation: 1.5 }, { user_id: 'me' }, { paid: true }]) {
       expect((await manager.patch(`${base}/${free.id}`, body)).status, JSON.stringify(body)).toBe(422);
     }
     expect((await team()).find((l) => l.id === free.id)).toMatchObject({ user: null });
   });
 
-  it('agents may not allocate; another company\'s licence is not found', async () => {
+  it("agents may not allocate; another company's licence is not found", async () => {
     const own = (await agent.get(base)).body.data[0];
     const res = await agent.patch(`${base}/${own.id}`, { allocation: 4000 });
     expect(res.status).toBe(403);
@@ -99,7 +114,8 @@ describe.each(PLAN_PRODUCTS)('%s licences', (product) => {
     const who = { companyId: angela.companyId, userId: angela.id };
     const kind = product === 'sms' ? 'sms' : 'voice';
     await recordUsage(t.database.db, { ...who, kind, quantity: 40, ref: `licence-test-${product}` });
-    const check = () => (product === 'sms' ? checkSmsAllocation(t.database.db, who) : checkDialerQuota(t.database.db, who));
+    const check = () =>
+      product === 'sms' ? checkSmsAllocation(t.database.db, who) : checkDialerQuota(t.database.db, who);
     expect((await check()).ok).toBe(true);
     const own = (await agent.get(base)).body.data[0];
     const res = await manager.patch(`${base}/${own.id}`, { allocation: 40 });
@@ -108,13 +124,19 @@ describe.each(PLAN_PRODUCTS)('%s licences', (product) => {
     const usage = await agent.get(`/v1/${product}/${product}_subscriptions_usage`);
     expect(usage.body).toMatchObject({ used: 40, allocation: 40, remaining: 0, coverage: { kind: 'manager' } });
     if (product === 'dialer') {
-      expect(usage.body.enablement).toEqual({ enabled: false, reasons: ['Verify a phone number for the dialer first.'] });
+      expect(usage.body.enablement).toEqual({
+        enabled: false,
+        reasons: ['Verify a phone number for the dialer first.'],
+      });
     } else {
       expect(usage.body.enablement).toBeNull();
     }
     const mine = await manager.get(`/v1/${product}/${product}_subscriptions_usage`);
     expect(mine.body.team.map((m: { user: { name: string } }) => m.user.name)).toEqual(['Tyler Brooks', 'Angela Diaz']);
-    expect(mine.body.team.find((m: { user: { name: string } }) => m.user.name === 'Angela Diaz')).toMatchObject({ used: 40, allocation: 40 });
+    expect(mine.body.team.find((m: { user: { name: string } }) => m.user.name === 'Angela Diaz')).toMatchObject({
+      used: 40,
+      allocation: 40,
+    });
     await manager.patch(`${base}/${own.id}`, { allocation: 300 });
     expect((await check()).ok).toBe(true);
   });
@@ -145,7 +167,9 @@ describe.each(PLAN_PRODUCTS)('%s licences', (product) => {
       { subscription_id: subId, quantity: 1, payment_method: 'company_wallet' },
     ];
     for (const body of bad) {
-      expect((await send(manager, `/v1/${product}/${product}_licenses_order`, body)).status, JSON.stringify(body)).toBe(422);
+      expect((await send(manager, `/v1/${product}/${product}_licenses_order`, body)).status, JSON.stringify(body)).toBe(
+        422,
+      );
     }
     // An agent cannot buy seats on the manager's subscription.
     await fund(t, DEMO('agent'), 50_000);

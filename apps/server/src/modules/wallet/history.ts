@@ -24,8 +24,7 @@ function describe(kind: WalletTransactionKind, amount: number, description: stri
   const people = (n: number) => `${n} ${n === 1 ? 'person' : 'people'}`;
   switch (kind) {
     case 'usage':
-      // A texting or dialer plan's order (modules/usage-plans) names itself.
-      return details.plan_order && description ? description : describeUsage(details);
+      return description || describeUsage(details);
     case 'allocation':
       return amount < 0
         ? `Allocated to ${people(count(details.to))}`

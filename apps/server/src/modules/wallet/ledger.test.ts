@@ -10,6 +10,7 @@ import { users } from '../../platform/db/schema.js';
 import { ensureCompanyAccount, ensureUserWallet } from './accounts.js';
 import type { Movement } from './ledger.js';
 import { Ledger } from './poster.js';
+import { entriesOf as entriesOfKey } from './test-helpers.js';
 import { checkLedger } from './verify.js';
 
 let t: TestApp;
@@ -78,15 +79,7 @@ const balanceOf = async (id: number) =>
     (await t.database.db.execute<{ balance: number }>(sql`select balance from ledger_accounts where id = ${id}`))
       .rows[0].balance,
   );
-const entriesOf = async (key: string) =>
-  Number(
-    (
-      await t.database.db.execute<{ n: number }>(
-        sql`select count(*) as n from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
-            where t.idempotency_key = ${key}`,
-      )
-    ).rows[0].n,
-  );
+const entriesOf = (key: string) => entriesOfKey(t.database.db, key);
 
 describe('posting', () => {
   it('credits and debits a wallet, keeps each balance after, and refuses a debit below zero', async () => {

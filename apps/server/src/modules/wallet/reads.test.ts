@@ -6,7 +6,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, DEMO, signIn, type TestApp } from '../../../test/harness.js';
 import { users } from '../../platform/db/schema.js';
-import { ledgerOf } from './service.js';
 import { topUp } from './test-helpers.js';
 import { chargeUsage } from './usage.js';
 
@@ -22,13 +21,12 @@ beforeAll(async () => {
     .select()
     .from(users)
     .where(eq(users.email, DEMO('agent')));
-  const ledger = ledgerOf(t.deps);
   const charge = (
     usageType: 'sms' | 'outbound_call_minute',
     quantity: number,
     k: string,
     details: Record<string, unknown>,
-  ) => chargeUsage(ledger, { companyId: me.companyId, userId: me.id, usageType, quantity, key: k, details });
+  ) => chargeUsage(t.deps, { companyId: me.companyId, userId: me.id, usageType, quantity, idempotencyKey: k, details });
   for (let i = 0; i < 22; i++) await charge('sms', 1, `sms:${i}`, { to: '+15551230000' });
   await charge('outbound_call_minute', 3, 'call:1:a', { to: '5551234567', seconds: 125 });
 });

@@ -1,7 +1,9 @@
 /** Helpers of the wallet's integration tests: cards from the loopback form, top-ups that wait for the webhook. */
 import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Client, Reply } from '../../../test/harness.js';
+import type { Db } from '../../platform/db/client.js';
 
 export const key = () => crypto.randomUUID();
 
@@ -49,3 +51,12 @@ export async function topUp(
 }
 
 export const balance = async (c: Client) => (await c.get('/v1/wallets')).body.balance as number;
+
+/** How many ledger entries carry the movement key `key` (2 for one posted debit, 0 for none). */
+export async function entriesOf(db: Db, key: string) {
+  const res = await db.execute<{ n: number }>(
+    sql`select count(*) as n from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+        where t.idempotency_key = ${key}`,
+  );
+  return Number(res.rows[0].n);
+}

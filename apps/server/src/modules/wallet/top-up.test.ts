@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, DEMO, signIn, type TestApp } from '../../../test/harness.js';
 import { AUTHENTICATION_MESSAGE } from '../../integrations/stripe/payments.js';
 import { companies, users } from '../../platform/db/schema.js';
-import { ledgerOf } from './service.js';
 import { balance, cardOf, key, send, settled, topUp } from './test-helpers.js';
 import { chargeUsage } from './usage.js';
 import { checkLedger } from './verify.js';
@@ -234,21 +233,20 @@ describe('auto-refill', () => {
     expect(on.status).toBe(200);
     expect(on.body.auto_refill_settings).toEqual({ enabled: true, threshold: 1_000, amount: 5_000 });
     const me = await userRow(DEMO('telemarketer'));
-    const ledger = ledgerOf(t.deps);
     // 30 texts of 25 segments (50 cents each) at once: 15 dollars out of 20 crosses the 10-dollar threshold.
     const results = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        chargeUsage(ledger, {
+        chargeUsage(t.deps, {
           companyId: me.companyId,
           userId: me.id,
           usageType: 'sms',
           quantity: 25,
-          key: `sms:test-${i}`,
+          idempotencyKey: `sms:test-${i}`,
           details: { to: '+15551234567' },
         }),
       ),
     );
-    expect(results.every((r) => r.status === 'posted')).toBe(true);
+    expect(results.every((r) => r.ok && r.status === 'charged')).toBe(true);
     for (let i = 0; i < 400 && (await balance(telemarketer)) !== 5_500; i++)
       await new Promise((r) => setTimeout(r, 25));
     expect(await balance(telemarketer)).toBe(2_000 - 1_500 + 5_000);

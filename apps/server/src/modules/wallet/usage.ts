@@ -1,49 +1,192 @@
 /**
- * Paid usage on the ledger: the price list (shared USAGE_PRICES), what a quantity costs, and the debit an area
- * posts when it sends a text or finishes a call leg. The debit's key is its cause (`sms:<message id>`,
- * `call:<call id>:<leg>`), so a retried send or a duplicated provider callback never charges twice; a refused
- * debit means the wallet cannot pay and the caller does not send.
+ * Paid usage on the ledger: the one door through which other areas (texts, calls, phone numbers, lookups) take
+ * money from a person's wallet. The price comes from the shared list (USAGE_PRICES), so what `estimate_cost` and
+ * `usage_pricing` show is what is charged. A debit is keyed by its cause (`sms:<message id>`,
+ * `call:<call sid>:<leg>`): a retried send or a duplicated provider callback answers the first charge and adds
+ * nothing. A wallet never goes below zero: a debit it cannot pay is refused whole, and the caller does not send.
+ *
+ *   const r = await chargeUsage(deps, { companyId, userId, usageType: 'sms', quantity: segments,
+ *                                       idempotencyKey: `sms:${message.id}`, details: { to }, ref: { type: 'sms_message', id } });
+ *   if (!r.ok) return refuse(r.message);   // insufficient funds (or a key reused for another charge)
+ *
+ * Calls: charge per started minute (`startedMinutes(seconds)`), and cap a call before it starts with
+ * `affordableQuantity` (how many units the balance pays for). See docs/ARCHITECTURE.md "Charging usage".
  */
-import { formatPhone, USAGE_PRICES, type UsageType } from '@harbor/shared';
-import type { MovementResult } from './ledger.js';
+import { formatPhone, formatUsd, USAGE_PRICES, type UsageType } from '@harbor/shared';
+import type { Db } from '../../platform/db/client.js';
+import type { Deps } from '../../platform/deps.js';
+import { ensureCompanyAccount, ensureUserWallet } from './accounts.js';
+import type { Movement, MovementResult } from './ledger.js';
 import type { Ledger } from './poster.js';
+import { balanceOf, ledgerOf } from './service.js';
 
 export const costOf = (usageType: UsageType, quantity: number) => USAGE_PRICES[usageType].unit_price * quantity;
 
-export interface UsageCharge {
+/** Seconds of a call leg to billable minutes: every started minute counts (0 s is nothing, 1-60 s is one). */
+export const startedMinutes = (seconds: number) => (seconds > 0 ? Math.ceil(seconds / 60) : 0);
+
+export interface UsageChargeRequest {
   companyId: number;
+  /** Whose wallet pays (a user of `companyId`; anyone else is an error, never a charge across tenants). */
   userId: number;
   usageType: UsageType;
+  /** Whole units of the price list: segments, started minutes, lookups, months. At least 1. */
   quantity: number;
-  /** The cause's own id: the idempotency key of the debit. */
-  key: string;
+  /** The cause's own id, unique per company for this charge: `sms:<message id>`, `call:<call sid>:<leg>`. */
+  idempotencyKey: string;
+  /** Shown in the wallet's history instead of the generated text ("Text to 1-555-123-4567, 2 segments"). */
+  description?: string;
   /** What it paid for, shown in the history: `to` (a phone number), `seconds` (a call's length), ... */
   details?: Record<string, unknown>;
+  /** The record that caused it (kept with the transaction, for "where did my money go"). */
+  ref?: { type: string; id: string | number };
+  /** Who acted, when not the wallet's owner (a manager's bulk text). */
   actorId?: number | null;
+  /**
+   * Cents a unit when the person's texting or dialer plan prices it (the quota checks' `unitPrice`,
+   * modules/usage-plans); without it, the shared list.
+   */
+  unitPrice?: number;
 }
 
-/** Debits the user's wallet for usage (wallet -> revenue). Throws only for a user who is not of the company. */
-export async function chargeUsage(ledger: Ledger, c: UsageCharge): Promise<MovementResult> {
-  const wallet = await ledger.accounts.userWallet(c.companyId, c.userId);
-  if (!wallet) throw new Error(`user ${c.userId} is not a user of company ${c.companyId}`);
-  const revenue = await ledger.accounts.companyAccount(c.companyId, 'revenue');
-  const amount = costOf(c.usageType, c.quantity);
-  return ledger.post({
+export type UsageChargeResult =
+  | {
+      ok: true;
+      /** `charged` now, or `already_charged` by an earlier call with the same key (nothing added). */
+      status: 'charged' | 'already_charged';
+      transactionId: number;
+      /** Cents taken. */
+      amount: number;
+    }
+  | {
+      ok: false;
+      /** The wallet cannot pay: nothing was charged, and the usage must not happen. */
+      reason: 'insufficient_funds';
+      balance: number;
+      needed: number;
+      message: string;
+    }
+  | {
+      ok: false;
+      /** The key was used before for a different charge (another amount or wallet): nothing was charged. */
+      reason: 'key_conflict';
+      transactionId: number;
+      message: string;
+    };
+
+export const insufficientFundsMessage = (balance: number, needed: number) =>
+  `Your wallet balance (${formatUsd(balance)}) does not cover this (${formatUsd(needed)}). Please top up your wallet.`;
+
+/** Cents a unit of this charge: the plan's price when given, else the shared list's. */
+const unitPriceOf = (c: UsageChargeRequest) => c.unitPrice ?? USAGE_PRICES[c.usageType].unit_price;
+
+function check(c: UsageChargeRequest) {
+  if (c.unitPrice !== undefined && (!Number.isSafeInteger(c.unitPrice) || c.unitPrice < 1)) {
+    throw new RangeError(`a unit price is a whole number of cents of at least 1 (got ${c.unitPrice})`);
+  }
+  if (!Number.isSafeInteger(c.quantity) || c.quantity < 1) {
+    throw new RangeError(`usage quantity must be a whole number of at least 1 (got ${c.quantity})`);
+  }
+  if (!USAGE_PRICES[c.usageType]) throw new RangeError(`unknown usage type ${String(c.usageType)}`);
+  if (!c.idempotencyKey || c.idempotencyKey.length > 200)
+    throw new RangeError('an idempotency key of 1 to 200 characters');
+}
+
+function movement(c: UsageChargeRequest, wallet: number, revenue: number): Movement {
+  const amount = unitPriceOf(c) * c.quantity;
+  return {
     companyId: c.companyId,
-    key: c.key,
+    key: c.idempotencyKey,
     kind: 'usage',
+    description: c.description ?? '',
     actorId: c.actorId ?? c.userId,
     details: {
       ...c.details,
+      ...(c.ref ? { ref: c.ref } : {}),
       usage_type: c.usageType,
       quantity: c.quantity,
-      unit_price: USAGE_PRICES[c.usageType].unit_price,
+      unit_price: unitPriceOf(c),
     },
     legs: [
       { accountId: wallet, amount: -amount },
       { accountId: revenue, amount },
     ],
-  });
+  };
+}
+
+function answer(c: UsageChargeRequest, r: MovementResult): UsageChargeResult {
+  const amount = unitPriceOf(c) * c.quantity;
+  switch (r.status) {
+    case 'posted':
+      return { ok: true, status: 'charged', transactionId: r.transactionId, amount };
+    case 'replayed':
+      return { ok: true, status: 'already_charged', transactionId: r.transactionId, amount };
+    case 'refused':
+      return {
+        ok: false,
+        reason: 'insufficient_funds',
+        balance: r.balance,
+        needed: r.needed,
+        message: insufficientFundsMessage(r.balance, r.needed),
+      };
+    case 'conflict':
+      return {
+        ok: false,
+        reason: 'key_conflict',
+        transactionId: r.transactionId,
+        message: `The key ${c.idempotencyKey} was already used for another charge.`,
+      };
+  }
+}
+
+/**
+ * Debits the user's wallet for usage, in its own transaction through the ledger's group commit (many debits at
+ * once on one wallet are cheap). Throws only for a programming error: a bad quantity or key, or a user who is not
+ * of the company.
+ */
+export async function chargeUsage(deps: Deps, c: UsageChargeRequest): Promise<UsageChargeResult> {
+  return chargeUsageOn(ledgerOf(deps), c);
+}
+
+/** `chargeUsage` on a given ledger (the bench's, a test's). */
+export async function chargeUsageOn(ledger: Ledger, c: UsageChargeRequest): Promise<UsageChargeResult> {
+  check(c);
+  const wallet = await ledger.accounts.userWallet(c.companyId, c.userId);
+  if (!wallet) throw new Error(`user ${c.userId} is not a user of company ${c.companyId}`);
+  const revenue = await ledger.accounts.companyAccount(c.companyId, 'revenue');
+  return answer(c, await ledger.post(movement(c, wallet, revenue)));
+}
+
+/**
+ * The same debit inside the caller's database transaction (`tx`): it commits or rolls back with the caller's own
+ * writes (a message row and its charge together). The wallet row stays locked until `tx` ends, so keep `tx` short.
+ */
+export async function chargeUsageWithin(deps: Deps, tx: Db, c: UsageChargeRequest): Promise<UsageChargeResult> {
+  check(c);
+  // Through `tx`: on the embedded database a statement outside it would wait for it to end.
+  const wallet = await ensureUserWallet(tx, c.companyId, c.userId);
+  if (!wallet) throw new Error(`user ${c.userId} is not a user of company ${c.companyId}`);
+  const revenue = await ensureCompanyAccount(tx, c.companyId, 'revenue');
+  const [r] = await ledgerOf(deps).postWithin(tx, [movement(c, wallet, revenue)]);
+  return answer(c, r);
+}
+
+/**
+ * How many units of `usageType` the user's wallet pays for now (0 when it cannot pay one): what a call may last,
+ * in minutes, before it starts. Other debits may land meanwhile, so the charge itself can still be refused.
+ */
+export async function affordableQuantity(
+  deps: Deps,
+  companyId: number,
+  userId: number,
+  usageType: UsageType,
+  /** The plan's price of a unit, when it has one (as in `chargeUsage`). */
+  unitPrice?: number,
+): Promise<number> {
+  const ledger = ledgerOf(deps);
+  const wallet = await ledger.accounts.userWallet(companyId, userId);
+  if (!wallet) throw new Error(`user ${userId} is not a user of company ${companyId}`);
+  return Math.floor((await balanceOf(deps.database.db, wallet)) / (unitPrice ?? USAGE_PRICES[usageType].unit_price));
 }
 
 const duration = (s: number) => {

@@ -32,6 +32,7 @@ export function buildAuthContext(
       basic: user.basic,
       features,
       variant: company.variant as Variant,
+      maxPlus: { active: user.maxPlusActive, plan: user.maxPlusPlan },
     },
   };
 }

@@ -95,6 +95,23 @@ const lookups = {
       meta: { current_page: 1, limit: 500, total_count: 1, total_pages: 1 },
     }),
   'GET /v1/health': () => json(200, {}),
+  'GET /v1/contacts/100005/consent': () =>
+    json(200, {
+      contact_id: 5,
+      channels: ['email', 'sms', 'voice'].map((channel) => ({
+        channel,
+        status: 'unknown',
+        since: null,
+        source: null,
+        detail: null,
+        recorded_by: null,
+        address: null,
+        suppressed: null,
+        senders_opted_out: [],
+      })),
+      permission_to_contact: null,
+      history: [],
+    }),
 };
 
 async function render(path: string, user: CurrentUser = makeUser()) {

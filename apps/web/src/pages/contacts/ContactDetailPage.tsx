@@ -7,6 +7,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import { type Contact, contactsApi } from '../../api/contacts';
 import { usePageTitle } from '../../components/PageHeading';
 import { NotFoundPage } from '../NotFoundPage';
+import { ConsentCard } from './ConsentCard';
 import { ContactForm } from './ContactForm';
 import { ContactHeader } from './ContactHeader';
 import { FilesPanel } from './FilesPanel';
@@ -70,6 +71,7 @@ export function ContactDetailPage() {
   return (
     <Stack>
       <ContactHeader key={`${n}-${contact.updated_at}`} contact={contact} onChanged={put} />
+      <ConsentCard number={n} />
       <Tabs value={tab} onChange={(v) => v && setParams({ tab: v })} keepMounted={false}>
         {/* Seven tabs do not fit a phone: the row scrolls inside itself instead of pushing the page sideways. */}
         <Tabs.List style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>

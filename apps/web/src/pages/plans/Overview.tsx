@@ -2,7 +2,7 @@
  * "My plan": what covers me this month and how much of it I used (for the dialer, whether I can call and what to
  * fix if not), the company's subscription waiting for activation, and the plans on sale.
  */
-import type { Plan, PlanProduct, UsageSummary } from '@harbor/shared';
+import { featureGateRefusal, type Plan, type PlanProduct, type UsageSummary } from '@harbor/shared';
 import {
   Alert,
   Badge,
@@ -24,6 +24,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { isSubscription, plansApi } from '../../api/usage-plans';
 import { useCurrentUser } from '../../auth/session';
+import { subjectOf } from '../../layout/nav';
 import {
   PLAN_PRODUCT_LABELS,
   perSeat,
@@ -180,8 +181,15 @@ export function Overview({ product }: { product: PlanProduct }) {
     );
   }
   const pendingSub = pending.data && isSubscription(pending.data.data) ? pending.data.data : null;
+  // Texting itself has a gate of its own (spec §6: wallet on, Max Plus Premium): say so before anyone buys a plan.
+  const textingClosed = product === 'sms' ? featureGateRefusal(subjectOf(user), 'sms_feature') : null;
   return (
     <Stack gap="md">
+      {textingClosed && (
+        <Alert color="yellow" title="You cannot send texts yet">
+          {textingClosed} A texting plan or licence covers your messages once texting is open to you.
+        </Alert>
+      )}
       {error && (
         <Alert color="red" role="alert">
           {errorMessage(error)}

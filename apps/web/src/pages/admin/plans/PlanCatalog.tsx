@@ -150,10 +150,10 @@ function PlanForm({ product, plan, onDone }: { product: PlanProduct; plan: Plan 
         />
         <NumberInput
           label={`Price of each ${product === 'sms' ? 'message' : 'minute'} (cents)`}
-          min={0}
+          min={1}
           max={1000}
           value={d.unit_price}
-          onChange={(v) => setD({ ...d, unit_price: Math.max(0, Math.floor(Number(v) || 0)) })}
+          onChange={(v) => setD({ ...d, unit_price: Math.max(1, Math.floor(Number(v) || 1)) })}
           error={f.unit_price?.[0]}
         />
       </SimpleGrid>
