@@ -1,5 +1,7 @@
 export * from './api/account.js';
 export * from './api/admin-users.js';
+export * from './api/broadcasts.js';
+export * from './api/campaign-triggers.js';
 export * from './api/consent.js';
 export * from './api/contact.js';
 export * from './api/contact-records.js';

@@ -1,4 +1,6 @@
 import { adminModule } from './admin/routes.js';
+import { broadcastsModule } from './broadcasts/routes.js';
+import { campaignTriggersModule } from './campaign-triggers/routes.js';
 import { consentModule } from './consent/index.js';
 import { contactRecordsModule } from './contact-records/module.js';
 import { contactsListModule } from './contacts/list-routes.js';
@@ -40,4 +42,6 @@ export const modules: Module[] = [
   devModule,
   walletModule,
   consentModule,
+  broadcastsModule,
+  campaignTriggersModule,
 ];
