@@ -7,6 +7,7 @@ export * from './api/contact.js';
 export * from './api/contact-records.js';
 export * from './api/contacts-list.js';
 export * from './api/duplicate-check.js';
+export * from './api/email.js';
 export * from './api/errors.js';
 export * from './api/events.js';
 export * from './api/feature-flags.js';
