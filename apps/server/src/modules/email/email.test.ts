@@ -86,7 +86,9 @@ describe('templates', () => {
 });
 
 describe('a broadcast to a selection', () => {
-  it('reaches each allowed recipient once, nobody opted out, with unsubscribe headers; bounces and complaints suppress', async () => {
+  it('reaches each allowed recipient once, nobody opted out, with unsubscribe headers; bounces and complaints suppress', {
+    timeout: 180_000,
+  }, async () => {
     const ok = await newContact(agent, { first_name: 'Olga', last_name: 'Ok', email: 'olga@example.com' });
     const out = await newContact(agent, { first_name: 'Otto', last_name: 'Out', email: 'otto@example.com' });
     const bounce = await newContact(agent, { first_name: 'Bo', last_name: 'Bounce', email: 'bounce-bo@example.com' });

@@ -19,6 +19,8 @@ export const ADMIN_PAGES: { to: string; label: string; permission: Permission }[
   { to: '/admin/tags', label: 'Tags', permission: 'lookups.manage' },
   { to: '/admin/groups', label: 'Groups', permission: 'groups.manage' },
   { to: '/admin/pools', label: 'Pools', permission: 'pools.manage' },
+  { to: '/admin/email-management', label: 'Email templates', permission: 'admin.manage' },
+  { to: '/admin/campaign-triggers', label: 'Campaign triggers', permission: 'admin.manage' },
 ];
 
 export function AdminLayout() {
