@@ -28,8 +28,12 @@ export interface OutgoingRecipient {
   attempts: number;
 }
 
-/** `sent`: the provider took it. `retry`: a temporary failure (tried again later). `failed`: never will be sent. */
-export type SendOutcome = { contactId: number; outcome: 'sent' | 'retry' | 'failed'; error?: string };
+/**
+ * `sent`: the provider took it. `retry`: a temporary failure (tried again later, counted). `wait`: not known yet
+ * whether the provider took it (a process died mid-send): asked again shortly, not counted as an attempt.
+ * `failed`: never will be sent.
+ */
+export type SendOutcome = { contactId: number; outcome: 'sent' | 'retry' | 'wait' | 'failed'; error?: string };
 
 export interface BroadcastChannelDef {
   channel: ChannelName;

@@ -154,6 +154,7 @@ export function broadcastJob(deps: Deps) {
     const retry = outcomes
       .filter((o) => o.outcome === 'retry' && (attemptsOf.get(o.contactId) ?? 0) < MAX_ATTEMPTS)
       .map((o) => ({ id: o.contactId, at: new Date(Date.now() + retryDelayMs(attemptsOf.get(o.contactId) ?? 1)) }));
+    const waiting = outcomes.filter((o) => o.outcome === 'wait').map((o) => o.contactId);
     await db.transaction(async (tx) => {
       const moved = async (ids: number[], status: string) => {
         if (!ids.length) return 0;
@@ -185,6 +186,15 @@ export function broadcastJob(deps: Deps) {
             from unnest(${sql.param(retry.map((x) => x.id))}::bigint[], ${sql.param(retry.map((x) => x.at.toISOString()))}::timestamptz[])
               as v(id, at)
             where r.broadcast_id = ${broadcast.id} and r.contact_id = v.id and r.status in ('pending', 'sending')`,
+        );
+      }
+      if (waiting.length) {
+        // Not an attempt: the answer is pending with the provider. Asked again in a few seconds.
+        await tx.execute(
+          sql`update broadcast_recipients set status = 'pending', attempts = greatest(0, attempts - 1),
+              retry_at = now() + interval '5 seconds', updated_at = now()
+            where broadcast_id = ${broadcast.id} and contact_id = any(${sql.param(waiting)}::bigint[])
+              and status in ('pending', 'sending')`,
         );
       }
       await tx.execute(

@@ -26,8 +26,12 @@ export const EMAIL_RANK = statusRank('email', [
   'complained',
 ]);
 const SENT_RANK = EMAIL_RANK.rank('sent');
-/** How long a message left `sending` by a dead process waits for the provider's word before it is sent again. */
-export const AMBIGUOUS_GRACE_MS = 30_000;
+/**
+ * How long a message left `sending` by a dead process waits for the provider's word before it is sent again. The
+ * provider's events (stored at the webhook before they are worked) are looked at first: any event naming the
+ * message proves the provider took it.
+ */
+export const AMBIGUOUS_GRACE_MS = 120_000;
 /** Messages in flight to the provider at once, per job. */
 const PARALLEL = 24;
 
@@ -43,7 +47,7 @@ export interface MessageToSend {
   unsubscribe: boolean;
 }
 
-export type MessageOutcome = 'sent' | 'retry' | 'failed';
+export type MessageOutcome = 'sent' | 'retry' | 'wait' | 'failed';
 
 /** `{token}` of the unsubscribe link: who (company, contact), from whom (sender), which message; signed. */
 export function unsubscribeToken(secret: string, p: { c: number; k: number; s: number; m: number }) {
@@ -118,6 +122,14 @@ export async function deliver(
   const out = new Map<number, MessageOutcome>();
   if (!messages.length) return out;
   const ids = messages.map((m) => m.id);
+  // A message left `sending` that the provider reported on was taken: record it, never send it again.
+  await db.execute(
+    sql`update email_messages m set status = 'sent', sent_at = coalesce(m.sent_at, now()), updated_at = now()
+      where m.id = any(${sql.param(ids)}::bigint[]) and m.status = 'sending'
+        and exists (select 1 from webhook_events w where w.provider = 'sendgrid'
+          and w.received_at > m.created_at - interval '1 minute'
+          and w.payload->>'harbor_message_id' = m.id::text)`,
+  );
   // Claim: queued rows, and `sending` rows nobody has heard of for the grace period; the rest are settled already.
   const claimed = new Set(
     (
@@ -138,7 +150,7 @@ export async function deliver(
     const id = Number(s.id);
     if (claimed.has(id)) continue;
     const rank = EMAIL_RANK.rank(s.status);
-    out.set(id, s.status === 'failed' || s.status === 'dropped' ? 'failed' : rank >= SENT_RANK ? 'sent' : 'retry');
+    out.set(id, s.status === 'failed' || s.status === 'dropped' ? 'failed' : rank >= SENT_RANK ? 'sent' : 'wait');
   }
   const queue = messages.filter((m) => claimed.has(m.id));
   const values = await mergeValuesFor(

@@ -86,7 +86,9 @@ export const emailModule: Module = {
           ],
           (n) => throttle(tkey, rule, n),
         );
-        if (out.get(Number(m.id)) === 'retry') throw new Error('the mail server answered with a temporary failure');
+        const outcome = out.get(Number(m.id));
+        if (outcome === 'retry') throw new Error('the mail server answered with a temporary failure');
+        if (outcome === 'wait') throw new Error('waiting for the provider to tell whether it took the message');
       },
       { concurrency: 4 },
     );
