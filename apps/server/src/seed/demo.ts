@@ -12,6 +12,7 @@ import { hashToken, newToken } from '../platform/auth/tokens.js';
 import type { Db } from '../platform/db/client.js';
 import { businessUnits, companies, users } from '../platform/db/schema.js';
 import { seedDemoContacts } from './demo-contacts.js';
+import { seedDemoEmail } from './demo-email.js';
 import { seedDemoEvents, seedDemoSoa } from './demo-events.js';
 import { seedDemoImports } from './demo-imports.js';
 import { seedDemoLookups } from './demo-lookups.js';
@@ -122,6 +123,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
     await seedDemoImports(t, recruiting.id);
     for (const c of [insurance, recruiting]) await seedDemoEvents(t, c.id);
     for (const c of [insurance, recruiting]) await seedDemoSoa(t, c.id);
+    for (const c of [insurance, recruiting]) await seedDemoEmail(t, c.id);
   });
   return true;
 }
