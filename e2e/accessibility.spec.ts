@@ -16,6 +16,7 @@ const PUBLIC = [
   '/privacy-policy',
   '/terms-of-use',
   '/dev/inbox',
+  '/unsubscribe/not-a-valid.unsubscribe-token',
   '/no-such-page',
 ];
 
@@ -43,8 +44,11 @@ const ADMIN = [
   '/admin/tags',
   '/admin/groups',
   '/admin/pools',
+  '/admin/email-management',
+  '/admin/email-management/new',
+  '/admin/campaign-triggers',
 ];
-const CONTACT_TABS = ['details', 'notes', 'files', 'holdings', 'more', 'timeline'];
+const CONTACT_TABS = ['details', 'notes', 'files', 'holdings', 'more', 'email', 'timeline'];
 
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(`${scheme} scheme`, () => {
@@ -122,6 +126,11 @@ for (const scheme of ['light', 'dark'] as const) {
       await withOpen(page, found, `${scheme} /contacts bulk actions menu`, () =>
         page.getByRole('button', { name: 'Bulk actions' }).click(),
       );
+      await withOpen(page, found, `${scheme} /contacts send email dialog`, async () => {
+        await page.getByRole('button', { name: 'Bulk actions' }).click();
+        await page.getByRole('menuitem', { name: 'Send email' }).click();
+        await expect(page.getByLabel('What to send')).toBeVisible();
+      });
       for (const action of ['Add tags', 'Change group', 'Transfer contacts', 'Delete contacts', 'Export CSV']) {
         await withOpen(page, found, `${scheme} /contacts ${action} dialog`, async () => {
           await page.getByRole('button', { name: 'Bulk actions' }).click();

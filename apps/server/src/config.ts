@@ -24,6 +24,13 @@ export interface Config {
   sessionAbsoluteHours: number;
   smtpUrl: string | null;
   mailFrom: string;
+  /**
+   * Email (docs/decisions/email.md): SENDGRID_WEBHOOK_PUBLIC_KEY verifies SendGrid's signed events (the local
+   * stand-in signs its own); MAIL_RATE is the provider's messages per second for all processes together;
+   * MAIL_BOUNCE_DOMAIN the domain of per-message return paths (VERP); MAIL_STANDIN_FAIL_PERCENT makes the local
+   * stand-in answer that share of messages with a temporary failure (benches; ignored in production).
+   */
+  mail: { webhookKey: string | null; ratePerSecond: number; bounceDomain: string; standinFailPercent: number };
   allowedOrigins: string[];
   webDist: string;
   logLevel: string;
@@ -83,6 +90,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionAbsoluteHours: Number(env.SESSION_ABSOLUTE_HOURS ?? 24),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Harbor <no-reply@harbor.test>',
+    mail: {
+      webhookKey: env.SENDGRID_WEBHOOK_PUBLIC_KEY || null,
+      ratePerSecond: Number(env.MAIL_RATE ?? (env.SMTP_URL ? 50 : 2_000)),
+      bounceDomain:
+        env.MAIL_BOUNCE_DOMAIN ?? /@([^>\s]+)/.exec(env.MAIL_FROM ?? 'no-reply@harbor.test')?.[1] ?? 'harbor.test',
+      standinFailPercent: environment === 'production' ? 0 : Number(env.MAIL_STANDIN_FAIL_PERCENT ?? 0),
+    },
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean),
     webDist: path.resolve(repoRoot, env.WEB_DIST ?? 'apps/web/dist'),
     logLevel: env.LOG_LEVEL ?? (environment === 'test' ? 'silent' : 'info'),

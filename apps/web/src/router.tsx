@@ -72,6 +72,13 @@ const TermsOfUsePage = lazyNamed(publicPages, 'TermsOfUsePage');
 const ProfilePage = lazyNamed(() => import('./pages/profile/ProfilePage'), 'ProfilePage');
 const ResetPasswordPage = lazyNamed(() => import('./pages/ResetPasswordPage'), 'ResetPasswordPage');
 const PublicSoaPage = lazyNamed(() => import('./pages/soa/PublicSoaPage'), 'PublicSoaPage');
+const UnsubscribePage = lazyNamed(() => import('./pages/email/UnsubscribePage'), 'UnsubscribePage');
+const EmailManagementPage = lazyNamed(() => import('./pages/admin/email/EmailManagementPage'), 'EmailManagementPage');
+const EmailTemplatePage = lazyNamed(() => import('./pages/admin/email/EmailTemplatePage'), 'EmailTemplatePage');
+const CampaignTriggersPage = lazyNamed(
+  () => import('./pages/admin/email/CampaignTriggersPage'),
+  'CampaignTriggersPage',
+);
 const SoaRequestsPage = lazyNamed(() => import('./pages/soa/SoaRequestsPage'), 'SoaRequestsPage');
 const ssoPages = () => import('./pages/SsoPages');
 const SsoCallbackPage = lazyNamed(ssoPages, 'SsoCallbackPage');
@@ -123,6 +130,7 @@ export function createAppRouter() {
             { path: '/terms-of-use', element: page(TermsOfUsePage) },
             { path: '/dev/inbox', element: page(DevInboxPage) },
             { path: '/soa/:domain/:token', element: page(PublicSoaPage) },
+            { path: '/unsubscribe/:token', element: page(UnsubscribePage) },
           ],
         },
         // Signed in, an unknown address keeps the app's layout; signed out, the public one.
@@ -163,6 +171,10 @@ export function createAppRouter() {
                     { path: '/admin/groups', element: page(GroupsAdminPage) },
                     { path: '/admin/pools', element: page(PoolsAdminPage) },
                     { path: '/admin/plans/:product', element: page(PlansAdminPage) },
+                    { path: '/admin/email-management', element: page(EmailManagementPage) },
+                    { path: '/admin/email-management/new', element: page(EmailTemplatePage) },
+                    { path: '/admin/email-management/:id', element: page(EmailTemplatePage) },
+                    { path: '/admin/campaign-triggers', element: page(CampaignTriggersPage) },
                   ],
                 },
                 { path: '/contacts/imports', element: page(ImportsPage) },

@@ -4,6 +4,7 @@
  * the same schema). A shape the browser would drop can therefore never leave the server.
  */
 import { z } from 'zod';
+import { BROADCASTS_CHANNEL, BroadcastProgressMessage } from './api/broadcasts.js';
 import { IMPORTS_CHANNEL, ImportProgressMessage } from './api/imports.js';
 
 export const NOTIFICATIONS_CHANNEL = 'NotificationsChannel';
@@ -48,6 +49,7 @@ export type NotificationsChannelMessage = z.infer<typeof NotificationsChannelMes
 export const LIVE_MESSAGES = {
   [NOTIFICATIONS_CHANNEL]: NotificationsChannelMessage,
   [IMPORTS_CHANNEL]: ImportProgressMessage,
+  [BROADCASTS_CHANNEL]: BroadcastProgressMessage,
 } as const;
 export type LiveChannel = keyof typeof LIVE_MESSAGES;
 export type LiveMessage<C extends LiveChannel> = z.infer<(typeof LIVE_MESSAGES)[C]>;

@@ -1,9 +1,12 @@
 import { adminModule } from './admin/routes.js';
+import { broadcastsModule } from './broadcasts/routes.js';
+import { campaignTriggersModule } from './campaign-triggers/routes.js';
 import { consentModule } from './consent/index.js';
 import { contactRecordsModule } from './contact-records/module.js';
 import { contactsListModule } from './contacts/list-routes.js';
 import { contactDetailModule } from './contacts/module.js';
 import { devModule } from './dev/routes.js';
+import { emailModule } from './email/module.js';
 import { eventsModule } from './events/routes.js';
 import { healthModule } from './health/routes.js';
 import { importsModule } from './imports/index.js';
@@ -42,4 +45,7 @@ export const modules: Module[] = [
   walletModule,
   usagePlansModule,
   consentModule,
+  broadcastsModule,
+  campaignTriggersModule,
+  emailModule,
 ];

@@ -12,6 +12,7 @@ import { hashToken, newToken } from '../platform/auth/tokens.js';
 import type { Db } from '../platform/db/client.js';
 import { businessUnits, companies, users } from '../platform/db/schema.js';
 import { seedDemoContacts } from './demo-contacts.js';
+import { seedDemoEmail } from './demo-email.js';
 import { seedDemoEvents, seedDemoSoa } from './demo-events.js';
 import { seedDemoImports } from './demo-imports.js';
 import { seedDemoLookups } from './demo-lookups.js';
@@ -138,6 +139,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
       seats: 3,
       holders: [{ email: 'agent@recruit.harbor.test', sms: 400, dialer: 400 }],
     });
+    for (const c of [insurance, recruiting]) await seedDemoEmail(t, c.id);
   });
   return true;
 }

@@ -58,13 +58,24 @@ export function verifySendgrid(req: WebhookRequest, publicKey: string, tolerance
 }
 
 export function sendgridProvider(opts: {
-  publicKey: string;
+  /** One key, or several while a key is rotated (or the local stand-in signs beside a real account). */
+  publicKey: string | string[];
   handle: WebhookProvider['handle'];
   toleranceSeconds?: number;
 }): WebhookProvider {
   return {
     name: 'sendgrid',
-    verify: (req) => verifySendgrid(req, opts.publicKey, opts.toleranceSeconds),
+    verify: (req) => {
+      const keys = [opts.publicKey].flat();
+      for (const [i, key] of keys.entries()) {
+        try {
+          return verifySendgrid(req, key, opts.toleranceSeconds);
+        } catch (err) {
+          if (i === keys.length - 1) throw err;
+        }
+      }
+      throw new WebhookRefused('no SendGrid key is configured', 401);
+    },
     handle: opts.handle,
     concurrency: 8,
   };

@@ -21,6 +21,8 @@ export const ADMIN_PAGES: { to: string; label: string; permission: Permission }[
   { to: '/admin/pools', label: 'Pools', permission: 'pools.manage' },
   { to: '/admin/plans/sms', label: 'Texting plans', permission: 'plans.admin' },
   { to: '/admin/plans/dialer', label: 'Dialer plans', permission: 'plans.admin' },
+  { to: '/admin/email-management', label: 'Email templates', permission: 'admin.manage' },
+  { to: '/admin/campaign-triggers', label: 'Campaign triggers', permission: 'admin.manage' },
 ];
 
 export function AdminLayout() {

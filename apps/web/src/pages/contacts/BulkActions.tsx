@@ -25,10 +25,21 @@ import {
 import { useCurrentUser } from '../../auth/session';
 import { type PickedTag, TagPicker } from '../../components/TagPicker';
 import { subjectOf } from '../../layout/nav';
+import { EmailBroadcastDialog } from './EmailBroadcastDialog';
 import { MergeDialog } from './MergeDialog';
 import type { ContactsList } from './useContactsList';
 
-type Action = 'add_tags' | 'remove_tags' | 'group' | 'transfer' | 'delete' | 'restore' | 'csv' | 'xlsx' | 'merge';
+type Action =
+  | 'add_tags'
+  | 'remove_tags'
+  | 'group'
+  | 'transfer'
+  | 'delete'
+  | 'restore'
+  | 'csv'
+  | 'xlsx'
+  | 'merge'
+  | 'email';
 const TITLES: Record<Action, string> = {
   add_tags: 'Add tags',
   remove_tags: 'Remove tags',
@@ -39,6 +50,7 @@ const TITLES: Record<Action, string> = {
   csv: 'Export CSV',
   xlsx: 'Export XLSX',
   merge: 'Merge duplicates',
+  email: 'Send email',
 };
 
 const _tagList = (raw: string) =>
@@ -48,7 +60,7 @@ const _tagList = (raw: string) =>
     .filter(Boolean)
     .map((name) => ({ name }));
 
-function ActionForm(props: { action: Exclude<Action, 'merge'>; list: ContactsList; onDone: () => void }) {
+function ActionForm(props: { action: Exclude<Action, 'merge' | 'email'>; list: ContactsList; onDone: () => void }) {
   const { action, list, onDone } = props;
   const qc = useQueryClient();
   const navigate = useNavigate();
@@ -186,6 +198,8 @@ export function BulkActions({ list }: { list: ContactsList }) {
             item('restore')
           ) : (
             <>
+              {item('email')}
+              <Menu.Divider />
               {item('add_tags')}
               {item('remove_tags')}
               {item('group')}
@@ -216,6 +230,8 @@ export function BulkActions({ list }: { list: ContactsList }) {
               setAction(null);
             }}
           />
+        ) : action === 'email' ? (
+          <EmailBroadcastDialog selection={list.selection} onDone={() => setAction(null)} />
         ) : (
           action && <ActionForm action={action} list={list} onDone={() => setAction(null)} />
         )}

@@ -10,6 +10,7 @@ import { NotFoundPage } from '../NotFoundPage';
 import { ConsentCard } from './ConsentCard';
 import { ContactForm } from './ContactForm';
 import { ContactHeader } from './ContactHeader';
+import { EmailPanel } from './EmailPanel';
 import { FilesPanel } from './FilesPanel';
 import { HoldingsPanel } from './HoldingsPanel';
 import { MorePanel } from './MorePanel';
@@ -28,6 +29,7 @@ const TABS = [
   { value: 'holdings', label: 'Policies & securities' },
   { value: 'more', label: 'More' },
   { value: 'calendar', label: 'Calendar' },
+  { value: 'email', label: 'Email' },
   { value: 'timeline', label: 'Timeline' },
 ] as const;
 
@@ -105,6 +107,9 @@ export function ContactDetailPage() {
           <Suspense fallback={<Loader aria-label="Loading the calendar" />}>
             <ContactEventsPanel contact={contact} />
           </Suspense>
+        </Tabs.Panel>
+        <Tabs.Panel value="email" pt="md">
+          <EmailPanel contact={contact} />
         </Tabs.Panel>
         <Tabs.Panel value="timeline" pt="md">
           <Timeline contact={contact} />

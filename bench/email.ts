@@ -1,0 +1,197 @@
+/**
+ * Issue 11: a broadcast to BENCH_RECIPIENTS contacts (default 100,000) through the real server process and the local
+ * SMTP stand-in (10% of SMTP attempts answered 451), with the server killed (SIGKILL) and restarted 5 times during
+ * the run. Prints, each beside its goal: the request time; messages per second reaching the stand-in while the
+ * server was up; messages per allowed recipient (exactly one each), to opted-out ones (none); then every message's
+ * provider events (processed, delivered, open) posted three times each, shuffled, signed: log rows per message and
+ * event (one), and statuses (none moved backwards).
+ *   node --import tsx bench/email.ts        (BENCH_RECIPIENTS=5000 for a quick run; BENCH_KILLS, BENCH_DB)
+ */
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { benchDatabase, benchEmail, signInHttp, startServer } from './http-harness.js';
+
+const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
+const KILLS = Number(process.env.BENCH_KILLS ?? 5);
+const verdicts: Array<[string, string, string, boolean]> = [];
+const judge = (what: string, value: string, goal: string, ok: boolean) => verdicts.push([what, value, goal, ok]);
+
+const db = await benchDatabase({ contacts: N, name: process.env.BENCH_DB ?? 'harbor_bench_email' });
+const client = new pg.Client({ connectionString: db.url });
+await client.connect();
+const q = async <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+  (await client.query(text, params)).rows as T[];
+
+// 1% of the book opted out of email (on the record, as an agent would have recorded it).
+await q(
+  `insert into contact_consents (contact_id, channel, sender_id, company_id, status, source)
+   select id, 'email', 0, company_id, 'opted_out', 'agent' from contacts where company_id = $1 and id % 100 = 7`,
+  [db.seeded.companyId],
+);
+const [{ allowed }] = await q<{ allowed: number }>(
+  `select count(*)::int as allowed from contacts c where c.company_id = $1 and c.deleted_at is null
+     and nullif(trim(c.email), '') is not null and c.email_status <> 'invalid'
+     and not exists (select 1 from contact_consents k where k.contact_id = c.id and k.channel = 'email' and k.status = 'opted_out')`,
+  [db.seeded.companyId],
+);
+
+const { privateKey, publicKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+const env = {
+  HARBOR_ENV: 'stage',
+  MAIL_STANDIN_FAIL_PERCENT: '10',
+  MAIL_RATE: '100000',
+  JOBS_CONCURRENCY: '8',
+  SENDGRID_WEBHOOK_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+};
+let server = await startServer({ databaseUrl: db.url, env });
+const admin = await signInHttp(server.url, benchEmail(1));
+const post = async (url: string, path: string, body: unknown, headers = admin.headers) => {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+};
+const tpl = await post(server.url, '/v1/admin/emails', {
+  name: 'Bench AEP',
+  subject: 'AEP opens soon, {{first_name}}',
+  body_html: '<p>Hi {{first_name}}, AEP opens October 15. {{agent_name}}</p>',
+});
+if (tpl.status !== 201) throw new Error(`template: ${tpl.status} ${JSON.stringify(tpl.body)}`);
+
+const t0 = performance.now();
+const sent = await post(server.url, '/v1/contacts/send_broadcast_email', {
+  email_id: tpl.body.id,
+  all: true,
+  contacts_scope: {},
+});
+const requestMs = performance.now() - t0;
+if (sent.status !== 201) throw new Error(`broadcast: ${sent.status} ${JSON.stringify(sent.body)}`);
+const id = Number(sent.body.id);
+judge('send_broadcast_email request', `${requestMs.toFixed(0)} ms`, '<= 1000 ms', requestMs <= 1000);
+
+const received = async () => Number((await q<{ n: number }>(`select count(*)::int as n from dev_mails`))[0].n);
+const progress = async () =>
+  (
+    await q<{ status: string; sent: number; removed: number; total: number }>(
+      `select status, sent, removed, total from broadcasts where id = $1`,
+      [id],
+    )
+  )[0];
+
+// Kill at evenly spaced shares of the allowed recipients received; restart at once.
+let upMs = 0;
+let upSince = performance.now();
+let kills = 0;
+const started = performance.now();
+for (;;) {
+  const p = await progress();
+  const got = await received();
+  if (p.status === 'completed' || p.status === 'failed') break;
+  if (kills < KILLS && got >= ((kills + 1) * allowed) / (KILLS + 1)) {
+    server.process.kill('SIGKILL');
+    upMs += performance.now() - upSince;
+    kills++;
+    server = await startServer({ databaseUrl: db.url, env });
+    upSince = performance.now();
+    console.log(`killed the server at ${got.toLocaleString()} received (kill ${kills}); restarted`);
+  }
+  if (performance.now() - started > 30 * 60_000) throw new Error('the broadcast did not finish in 30 minutes');
+  await new Promise((r) => setTimeout(r, 200));
+}
+upMs += performance.now() - upSince;
+const total = await received();
+const [{ secs }] = await q<{ secs: number }>(
+  `select count(distinct date_trunc('second', created_at))::int as secs from dev_mails`,
+);
+const rate = total / Math.max(1, Number(secs));
+judge('messages/s to the SMTP stand-in (seconds it was receiving)', rate.toFixed(0), '>= 500', rate >= 500);
+console.log(
+  `(all ${total.toLocaleString()} messages over ${(upMs / 1000).toFixed(0)} s of server time, restarts and waits included: ${(total / (upMs / 1000)).toFixed(0)}/s)`,
+);
+
+const [dup] = await q<{ n: number }>(
+  `select count(*)::int as n from (select unique_args->>'harbor_message_id' m from dev_mails group by 1 having count(*) > 1) d`,
+);
+const [per] = await q<{ recipients: number; extra: number }>(
+  `select count(distinct "to")::int as recipients, (count(*) - count(distinct "to"))::int as extra from dev_mails`,
+);
+const [outs] = await q<{ n: number }>(
+  `select count(*)::int as n from dev_mails d join contacts c on lower(trim(c.email)) = d."to"
+    join contact_consents k on k.contact_id = c.id and k.channel = 'email' and k.status = 'opted_out'`,
+);
+judge('allowed recipients reached', `${per.recipients} of ${allowed}`, `= ${allowed}`, per.recipients === allowed);
+judge(
+  'messages beyond one per recipient',
+  String(Number(per.extra) + Number(dup.n)),
+  '0',
+  Number(per.extra) + Number(dup.n) === 0,
+);
+judge('messages to opted-out contacts', String(outs.n), '0', Number(outs.n) === 0);
+
+// Provider events x3, shuffled, out of order: processed after delivered after open.
+const messages = await q<{ id: number; to_address: string; company_id: number }>(
+  `select id, to_address, company_id from email_messages where broadcast_id = $1`,
+  [id],
+);
+const events = messages.flatMap((m) =>
+  ['open', 'delivered', 'processed'].map((event) => ({
+    email: m.to_address,
+    event,
+    timestamp: Math.floor(Date.now() / 1000),
+    sg_event_id: `bench-${m.id}-${event}`,
+    harbor_message_id: String(m.id),
+    company_id: String(m.company_id),
+  })),
+);
+const tripled = [...events, ...events, ...events].sort(() => Math.random() - 0.5);
+for (let i = 0; i < tripled.length; i += 2_000) {
+  const body = JSON.stringify(tripled.slice(i, i + 2_000));
+  const ts = String(Math.floor(Date.now() / 1000));
+  const signature = crypto.sign('sha256', Buffer.from(ts + body), privateKey).toString('base64');
+  const res = await fetch(`${server.url}/v1/webhooks/sendgrid`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-twilio-email-event-webhook-signature': signature,
+      'x-twilio-email-event-webhook-timestamp': ts,
+    },
+    body,
+  });
+  if (res.status !== 200) throw new Error(`events: ${res.status} ${await res.text()}`);
+}
+for (;;) {
+  const [{ n }] = await q<{ n: number }>(
+    `select count(*)::int as n from webhook_events where provider = 'sendgrid' and processed_at is null`,
+  );
+  if (Number(n) === 0) break;
+  await new Promise((r) => setTimeout(r, 500));
+}
+const [logs] = await q<{ rows: number; pairs: number; opens: number }>(
+  `select count(*)::int as rows, count(distinct (message_id, event))::int as pairs,
+     coalesce(max(count) filter (where event = 'open'), 0)::int as opens
+   from email_events e join email_messages m on m.id = e.message_id where m.broadcast_id = $1`,
+  [id],
+);
+judge(
+  'log rows per message and event',
+  `${logs.rows} rows / ${logs.pairs} pairs, max opens ${logs.opens}`,
+  'rows = pairs, opens = 1',
+  logs.rows === logs.pairs && Number(logs.opens) === 1,
+);
+const [back] = await q<{ n: number }>(
+  `select count(*)::int as n from email_messages where broadcast_id = $1 and status <> 'opened'`,
+  [id],
+);
+judge('messages not at "opened" after the shuffled events', String(back.n), '0', Number(back.n) === 0);
+
+await server.stop();
+await client.end();
+await db.done();
+console.log(
+  `\nbroadcast of ${N.toLocaleString()} contacts (${allowed.toLocaleString()} allowed), ${kills} kills, 10% temporary SMTP failures`,
+);
+for (const [what, value, goal, ok] of verdicts)
+  console.log(`${ok ? 'pass' : 'FAIL'}  ${what}: ${value} (goal ${goal})`);
+process.exitCode = verdicts.every((v) => v[3]) ? 0 : 1;
