@@ -1,5 +1,6 @@
 export * from './api/account.js';
 export * from './api/admin-users.js';
+export * from './api/billing.js';
 export * from './api/broadcasts.js';
 export * from './api/campaign-triggers.js';
 export * from './api/consent.js';
@@ -22,6 +23,7 @@ export * from './api/tag-input.js';
 export * from './api/usage-plans.js';
 export * from './api/user.js';
 export * from './api/wallet.js';
+export * from './billing.js';
 export * from './constants.js';
 export * from './contact-fields.js';
 export * from './feature-gates.js';

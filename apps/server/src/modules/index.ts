@@ -1,3 +1,4 @@
+import { accountModule } from './account/routes.js';
 import { adminModule } from './admin/routes.js';
 import { broadcastsModule } from './broadcasts/routes.js';
 import { campaignTriggersModule } from './campaign-triggers/routes.js';
@@ -44,6 +45,7 @@ export const modules: Module[] = [
   devModule,
   walletModule,
   usagePlansModule,
+  accountModule,
   consentModule,
   broadcastsModule,
   campaignTriggersModule,
