@@ -186,6 +186,6 @@ export const OrderFilters = z.object({
   to: z.iso.date().optional(),
 });
 export const StoreOrderListQuery = OrderFilters.extend(PageQuery.shape);
-export type StoreOrderListQuery = z.input<typeof StoreOrderListQuery>;
+export type StoreOrderListQuery = Partial<z.infer<typeof StoreOrderListQuery>>;
 export const OrderAdminBody = z.strictObject({ admin_status: z.enum(ORDER_ADMIN_STATUSES) });
 export const OrderRefundBody = z.strictObject({ amount: z.number().int('must be whole cents').positive() });
