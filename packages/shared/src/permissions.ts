@@ -66,6 +66,10 @@ export const PERMISSIONS = {
   'plans.allocate': isManagerish,
   /** The texting and dialer back office: plans, every subscription and order of the company, usage. */
   'plans.admin': isAdmin,
+  /** Max Plus for the people one reaches: list them, bulk-subscribe, cancel for one (spec 2 §6: managers). */
+  'max_plus.manage': isManagerish,
+  /** The admin order management (/v1/admin/order_management): every store order of the company, refunds. */
+  'orders.manage': isAdmin,
   'wallet.use': (s) => s.features.wallet_feature,
   /** Move wallet funds to and from the people one reaches (allocate, reclaim): managers and admins. */
   'wallet.allocate': (s) => s.features.wallet_feature && isManagerish(s),

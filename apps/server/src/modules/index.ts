@@ -12,6 +12,7 @@ import { eventsModule } from './events/routes.js';
 import { healthModule } from './health/routes.js';
 import { importsModule } from './imports/index.js';
 import { lookupsModule } from './lookups/module.js';
+import { maxPlusModule } from './max-plus/routes.js';
 import { notificationsModule } from './notifications/channel.js';
 import { officeLocationsModule } from './office-locations/routes.js';
 import { quickFiltersModule } from './quick-filters/routes.js';
@@ -46,6 +47,7 @@ export const modules: Module[] = [
   walletModule,
   usagePlansModule,
   accountModule,
+  maxPlusModule,
   consentModule,
   broadcastsModule,
   campaignTriggersModule,
