@@ -53,6 +53,7 @@ const SignupsPage = lazyNamed(() => import('./pages/admin/SignupsPage'), 'Signup
 const SsoPage = lazyNamed(() => import('./pages/admin/SsoPage'), 'SsoPage');
 const UsersPage = lazyNamed(() => import('./pages/admin/UsersPage'), 'UsersPage');
 const BillingPage = lazyNamed(() => import('./pages/BillingPage'), 'BillingPage');
+const MaxPlusPage = lazyNamed(() => import('./pages/billing/MaxPlusPage'), 'MaxPlusPage');
 const CalendarPage = lazyNamed(() => import('./pages/calendar/CalendarPage'), 'CalendarPage');
 const ContactDetailPage = lazyNamed(() => import('./pages/contacts/ContactDetailPage'), 'ContactDetailPage');
 const ContactsPage = lazyNamed(() => import('./pages/contacts/ContactsPage'), 'ContactsPage');
@@ -145,6 +146,7 @@ export function createAppRouter() {
                 { index: true, element: page(DashboardPage) },
                 { path: '/account/profile', element: page(ProfilePage) },
                 { path: '/billing/*', element: page(BillingPage) },
+                { path: '/max-plus', element: page(MaxPlusPage) },
                 { path: '/contacts', element: page(ContactsPage) },
                 { path: '/contacts/transfers', element: page(TransfersPage) },
                 { path: '/team', element: page(TeamPage) },

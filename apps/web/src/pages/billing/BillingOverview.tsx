@@ -164,7 +164,11 @@ export function BillingOverview() {
         />
       )}
       <Text size="sm">
-        You can also update your account in your{' '}
+        Add-ons:{' '}
+        <Anchor component={Link} to="/max-plus">
+          Max Plus
+        </Anchor>
+        . You can also update your account in your{' '}
         <Anchor component={Link} to="/account/profile">
           profile
         </Anchor>
