@@ -80,6 +80,14 @@ export class LoopbackCarrier {
     return [...(this.phones.get(number) ?? [])];
   }
 
+  /** Every phone the carrier has seen, the most recently active first. */
+  phoneList(): Array<{ number: string; last: PhoneEntry }> {
+    return [...this.phones]
+      .filter(([, list]) => list.length)
+      .map(([number, list]) => ({ number, last: list[list.length - 1] }))
+      .sort((a, b) => b.last.at.localeCompare(a.last.at));
+  }
+
   /** The phone answers a business number: an inbound message, signed, to the number's SMS URL. */
   async reply(from: string, to: string, body: string, media: string[] = []): Promise<string> {
     const url = this.numbers.get(to) ?? `${this.opts.appUrl}/v1/webhooks/twilio/sms-inbound`;
