@@ -21,7 +21,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
-import { notFound } from '../../platform/http/errors.js';
+import { invalid, notFound } from '../../platform/http/errors.js';
 import { pageMeta, pageOffset } from '../../platform/http/paging.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { checkConsent, recordConsent } from '../consent/index.js';
@@ -221,7 +221,7 @@ export function conversationRoutes(scope: FastifyInstance) {
       const c = await visibleContact(db, auth, form.contactId);
       const phones = [c.phone, c.secondaryPhone].filter(Boolean);
       if (!phones.includes(form.phone)) {
-        return reply.code(422).send({ errors: { message_to: ["is not one of this contact's phone numbers"] } });
+        throw invalid('message_to', "is not one of this contact's phone numbers");
       }
       const message = await sendText(deps, {
         companyId: auth.company.id,

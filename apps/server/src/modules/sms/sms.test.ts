@@ -58,6 +58,8 @@ beforeAll(async () => {
   t = await createTestApp();
   [admin, agent] = await Promise.all([signIn(t.app, DEMO('admin')), signIn(t.app, DEMO('agent'))]);
   ({ id: agentId, companyId } = await openGate(DEMO('agent')));
+  // The demo seed gives the agent a number; these tests start from none.
+  await q('delete from sms_numbers');
 });
 afterAll(() => t.close());
 
