@@ -49,6 +49,18 @@ export interface Config {
    */
   stripe: { secretKey: string; publishableKey: string; webhookSecret: string } | null;
   paymentsLoopbackPort: number;
+  /**
+   * Texting (docs/decisions/sms-messaging-port.md): TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and
+   * TWILIO_MESSAGING_SERVICE_SID select Twilio; without them the loopback carrier. SMS_RATE is the carrier's
+   * messages per second for all processes; SMS_LOOPBACK_FAIL_PERCENT makes the loopback refuse that share of sends
+   * (benches); SMS_REGISTRATION_DELAY_MS how long its A2P campaign stays pending (default 20 s, 0 under test).
+   */
+  sms: {
+    twilio: { accountSid: string; authToken: string; messagingServiceSid: string } | null;
+    ratePerSecond: number;
+    loopbackFailPercent: number;
+    registrationDelayMs: number;
+  };
   /** Per-rule overrides of rate-limit maxima (`RATE_LIMITS=user=20000,sign_in=30`), see platform/http/rate-limit.ts. */
   rateLimits: Record<string, number>;
 }
@@ -120,6 +132,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     paymentsLoopbackPort: Number(env.PAYMENTS_LOOPBACK_PORT ?? 0),
+    sms: {
+      twilio:
+        env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN
+          ? {
+              accountSid: env.TWILIO_ACCOUNT_SID,
+              authToken: env.TWILIO_AUTH_TOKEN,
+              messagingServiceSid: env.TWILIO_MESSAGING_SERVICE_SID ?? '',
+            }
+          : null,
+      ratePerSecond: Number(env.SMS_RATE ?? 200),
+      loopbackFailPercent: environment === 'production' ? 0 : Number(env.SMS_LOOPBACK_FAIL_PERCENT ?? 0),
+      registrationDelayMs: Number(env.SMS_REGISTRATION_DELAY_MS ?? (environment === 'test' ? 0 : 20_000)),
+    },
     sessionCacheMs: Number(env.SESSION_CACHE_MS ?? (environment === 'test' ? 0 : 3_000)),
     dashboardCacheMs: Number(env.DASHBOARD_CACHE_MS ?? (environment === 'test' ? 0 : 60_000)),
   };

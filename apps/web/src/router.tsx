@@ -61,6 +61,8 @@ const NewContactPage = lazyNamed(() => import('./pages/contacts/NewContactPage')
 const TransfersPage = lazyNamed(() => import('./pages/contacts/TransfersPage'), 'TransfersPage');
 const DashboardPage = lazyNamed(() => import('./pages/DashboardPage'), 'DashboardPage');
 const DevInboxPage = lazyNamed(() => import('./pages/DevInboxPage'), 'DevInboxPage');
+const DevPhonePage = lazyNamed(() => import('./pages/sms/DevPhonePage'), 'DevPhonePage');
+const SmsInboxPage = lazyNamed(() => import('./pages/sms/SmsInboxPage'), 'SmsInboxPage');
 const ImportsPage = lazyNamed(() => import('./pages/imports/ImportsPage'), 'ImportsPage');
 const ImportWizardPage = lazyNamed(() => import('./pages/imports/ImportWizardPage'), 'ImportWizardPage');
 const ImportResultPage = lazyNamed(() => import('./pages/imports/ImportResultPage'), 'ImportResultPage');
@@ -183,6 +185,8 @@ export function createAppRouter() {
                 { path: '/contacts/imports/new', element: page(ImportWizardPage) },
                 { path: '/contacts/imports/:id', element: page(ImportResultPage) },
                 { path: '/wallets', element: page(WalletPage) },
+                { path: '/sms', element: page(SmsInboxPage) },
+                { path: '/dev/phone', element: page(DevPhonePage) },
                 { path: '/plans', element: page(PlansPage) },
                 { path: '/plans/:product', element: page(PlansPage) },
                 { path: '/wallets/receipt', element: page(ReceiptPage) },

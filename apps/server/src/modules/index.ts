@@ -17,6 +17,7 @@ import { notificationsModule } from './notifications/channel.js';
 import { officeLocationsModule } from './office-locations/routes.js';
 import { quickFiltersModule } from './quick-filters/routes.js';
 import { sessionModule } from './session/routes.js';
+import { smsModule } from './sms/module.js';
 import { soaModule } from './soa/routes.js';
 import { tagsModule } from './tags/routes.js';
 import { transfersModule } from './transfers/routes.js';
@@ -52,4 +53,5 @@ export const modules: Module[] = [
   broadcastsModule,
   campaignTriggersModule,
   emailModule,
+  smsModule,
 ];

@@ -4,6 +4,7 @@ import type { MailPort } from '../integrations/mail/port.js';
 import type { SsoPort } from '../integrations/sso/port.js';
 import type { StoragePort } from '../integrations/storage/port.js';
 import type { Payments } from '../integrations/stripe/payments.js';
+import type { Messaging } from '../integrations/twilio/wiring.js';
 import type { AuditLog } from './audit/audit.js';
 import type { SessionCache } from './auth/session-cache.js';
 import type { SecretBox } from './auth/tokens.js';
@@ -22,6 +23,8 @@ export interface Deps {
   mail: MailPort;
   /** Single sign-on (OpenID Connect): openid-client in production and tests alike (tests run a real provider). */
   sso: SsoPort;
+  /** Texts, line-type lookups and numbers: Twilio with TWILIO_* set, the loopback carrier otherwise. */
+  messaging: Messaging;
   /** Card payments: Stripe with STRIPE_SECRET_KEY, the loopback processor otherwise (integrations/stripe/). */
   payments: Payments;
   /** Contact files and other uploads (local disk under DATA_DIR/files by default). */

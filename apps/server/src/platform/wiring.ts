@@ -8,6 +8,7 @@ import { OpenIdSso } from '../integrations/sso/openid.js';
 import { LocalDiskStorage } from '../integrations/storage/local-disk.js';
 import { S3Storage } from '../integrations/storage/s3.js';
 import { Payments } from '../integrations/stripe/payments.js';
+import { wireMessaging } from '../integrations/twilio/wiring.js';
 import { AuditLog } from './audit/audit.js';
 import { SessionCache } from './auth/session-cache.js';
 import { SecretBox } from './auth/tokens.js';
@@ -65,6 +66,7 @@ export async function wireDeps(config: Config, database: Database, limits: Recor
     config,
     database,
     mail,
+    messaging: wireMessaging(config),
     payments,
     sso: new OpenIdSso({ allowPrivateNetwork: ['development', 'test'].includes(config.environment) }),
     storage: config.s3 ? new S3Storage(config.s3) : new LocalDiskStorage(path.join(config.dataDir, 'files')),
@@ -83,6 +85,7 @@ export async function closeDeps(deps: Deps) {
   await closers.get(deps.jobs)?.();
   await deps.mail.close();
   await deps.payments.close();
+  deps.messaging.close();
   deps.storage.close?.();
   await deps.database.close();
 }

@@ -9,6 +9,8 @@ const labels = (items: NavItem[]) => items.map((i) => i.label);
 const agent = makeUser({ roles: ['agent'] });
 const admin = makeUser({ roles: ['sub_admin', 'admin'], admin: true });
 const basic = makeUser({ roles: ['basic'], basic: true });
+/** Texting needs the SMS gate: an active premium Max Plus (spec §6). */
+const texter = makeUser({ roles: ['agent'], max_plus_subscription: { active: true, plan: 'premium' } });
 
 describe('visibleNavItems', () => {
   it('shows only ready entries: an agent does not get Admin, an admin does', () => {
@@ -37,7 +39,7 @@ describe('visibleNavItems', () => {
   });
 
   it('gives an agent the working areas but not Team or Admin', () => {
-    const shown = labels(visibleNavItems(subjectOf(agent), allReady));
+    const shown = labels(visibleNavItems(subjectOf(texter), allReady));
     expect(shown).toEqual(
       expect.arrayContaining(['Dashboard', 'Contacts', 'Imports', 'SMS', 'Dialer', 'Reports', 'Follow-ups', 'Profile']),
     );
@@ -61,9 +63,10 @@ describe('visibleNavItems', () => {
     expect(shown).toEqual(expect.arrayContaining(['Dashboard', 'Contacts', 'Dialer', 'Profile']));
   });
 
-  it('removes SMS when the sms_campaigns flag is off, even when ready', () => {
-    const off = makeUser({ features: { ...agent.features, sms_campaigns: false } });
-    expect(labels(visibleNavItems(subjectOf(agent), allReady))).toContain('SMS');
+  it('removes SMS when the sms_campaigns flag is off or the SMS gate is closed, even when ready', () => {
+    const off = makeUser({ ...texter, features: { ...texter.features, sms_campaigns: false } });
+    expect(labels(visibleNavItems(subjectOf(texter)))).toContain('SMS');
+    expect(labels(visibleNavItems(subjectOf(agent), allReady))).not.toContain('SMS');
     expect(labels(visibleNavItems(subjectOf(off), allReady))).not.toContain('SMS');
   });
 

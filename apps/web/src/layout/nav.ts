@@ -46,7 +46,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Contacts', to: '/contacts', icon: 'contacts', permission: 'contacts.use', ready: true },
   { label: 'Calendar', to: '/calendar', icon: 'calendar', ready: true },
   { label: 'Imports', to: '/contacts/imports', icon: 'imports', permission: 'imports.use', ready: true },
-  { label: 'SMS', to: '/sms', icon: 'sms', permission: 'sms.use', feature: 'sms_campaigns', ready: false },
+  { label: 'SMS', to: '/sms', icon: 'sms', permission: 'sms.use', feature: 'sms_feature', ready: true },
   { label: 'Dialer', to: '/dialer', icon: 'dialer', permission: 'dialer.use', feature: 'dialer', ready: false },
   { label: 'Plans', to: '/plans', icon: 'plans', permission: 'plans.use', ready: true },
   { label: 'Wallet', to: '/wallets', icon: 'wallet', permission: 'wallet.use', feature: 'wallet_feature', ready: true },

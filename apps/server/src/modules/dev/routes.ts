@@ -34,7 +34,7 @@ const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
  * Only from the machine itself, asked for by a loopback name: another machine on the network, or a web page that
  * rebinds its own DNS name to 127.0.0.1 (its Host header stays its own name), get a 404 as if there were no inbox.
  */
-function isLocal(req: FastifyRequest) {
+export function isLocal(req: FastifyRequest) {
   const host = String(req.headers.host ?? '');
   return LOOPBACK_IP.test(req.socket.remoteAddress ?? '') && LOOPBACK_IP.test(req.ip) && LOOPBACK_HOST.test(host);
 }

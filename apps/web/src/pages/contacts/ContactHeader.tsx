@@ -1,13 +1,15 @@
 /** Name, type, status, tags and the one-click actions (quick status change, assign to me, email checks, card note). */
-import { formatPhone } from '@harbor/shared';
+import { featureGateOpen, formatPhone } from '@harbor/shared';
 import { Alert, Badge, Button, Group, Modal, NativeSelect, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { type Contact, contactsApi } from '../../api/contacts';
 import { useCurrentUser } from '../../auth/session';
 import { paletteOf } from '../../components/colors';
 import { PageHeading } from '../../components/PageHeading';
+import { subjectOf } from '../../layout/nav';
 import { options, useLookups } from './useLookups';
 
 /**
@@ -49,6 +51,17 @@ function AssignToMe({ contact, run }: { contact: Contact; run: (f: () => Promise
         </Stack>
       </Modal>
     </>
+  );
+}
+
+/** Opens the contact's conversation in the texting inbox (shown when the SMS gate is open for the user). */
+function TextButton({ contact }: { contact: Contact }) {
+  const user = useCurrentUser();
+  if (!user || !featureGateOpen(subjectOf(user), 'sms_feature') || !contact.phone) return null;
+  return (
+    <Button variant="light" component={Link} to={`/sms?contact=${contact.id}`}>
+      Text
+    </Button>
   );
 }
 
@@ -131,6 +144,7 @@ export function ContactHeader({ contact, onChanged }: { contact: Contact; onChan
               data={options(lookups.statuses, 'No status')}
             />
             <AssignToMe contact={contact} run={run.mutate} />
+            <TextButton contact={contact} />
             <Button
               variant="default"
               disabled={!contact.email}
