@@ -24,6 +24,6 @@ describe('live message schemas', () => {
       false,
     );
     expect(NotificationsChannelMessage.safeParse({ title: 'untyped', body: '' }).success).toBe(false);
-    expect(Object.keys(LIVE_MESSAGES)).toEqual(['NotificationsChannel', 'ContactsImportChannel', 'BroadcastsChannel']);
+    expect(Object.keys(LIVE_MESSAGES)).toEqual(['NotificationsChannel', 'ContactsImportChannel', 'BroadcastsChannel', 'CallsChannel']);
   });
 });

@@ -6,6 +6,7 @@ import { contactRecordsModule } from './contact-records/module.js';
 import { contactsListModule } from './contacts/list-routes.js';
 import { contactDetailModule } from './contacts/module.js';
 import { devModule } from './dev/routes.js';
+import { dialerModule } from './dialer/index.js';
 import { emailModule } from './email/module.js';
 import { eventsModule } from './events/routes.js';
 import { healthModule } from './health/routes.js';
@@ -48,4 +49,5 @@ export const modules: Module[] = [
   broadcastsModule,
   campaignTriggersModule,
   emailModule,
+  dialerModule,
 ];
