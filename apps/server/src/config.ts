@@ -3,6 +3,7 @@
  * machine: PGlite under ./data, in-process jobs and fan-out, the local mail stand-in.
  */
 import path from 'node:path';
+import { loadVoiceConfig, type VoiceConfig } from './integrations/voice/config.js';
 
 export interface Config {
   port: number;
@@ -63,6 +64,8 @@ export interface Config {
   };
   /** Per-rule overrides of rate-limit maxima (`RATE_LIMITS=user=20000,sign_in=30`), see platform/http/rate-limit.ts. */
   rateLimits: Record<string, number>;
+  /** The softphone's voice service: Twilio, the local SIP lab, or none (integrations/voice/config.ts). */
+  voice: VoiceConfig;
 }
 
 export interface S3Config {
@@ -124,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     rateLimits: parseRateLimits(env.RATE_LIMITS ?? ''),
+    voice: loadVoiceConfig(env),
     stripe: env.STRIPE_SECRET_KEY
       ? {
           secretKey: env.STRIPE_SECRET_KEY,

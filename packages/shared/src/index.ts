@@ -4,6 +4,7 @@ export * from './api/billing.js';
 export * from './api/broadcasts.js';
 export * from './api/campaign-triggers.js';
 export * from './api/consent.js';
+export * from './api/dialer.js';
 export * from './api/contact.js';
 export * from './api/contact-records.js';
 export * from './api/contacts-list.js';

@@ -29,6 +29,7 @@ describe('live message schemas', () => {
       'ContactsImportChannel',
       'BroadcastsChannel',
       'SmsChannel',
+      'CallsChannel',
     ]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { BROADCASTS_CHANNEL, BroadcastProgressMessage } from './api/broadcasts.js';
+import { CALLS_CHANNEL, CallsChannelMessage } from './api/dialer.js';
 import { IMPORTS_CHANNEL, ImportProgressMessage } from './api/imports.js';
 import { SMS_CHANNEL, SmsChannelMessage } from './api/sms.js';
 
@@ -52,6 +53,7 @@ export const LIVE_MESSAGES = {
   [IMPORTS_CHANNEL]: ImportProgressMessage,
   [BROADCASTS_CHANNEL]: BroadcastProgressMessage,
   [SMS_CHANNEL]: SmsChannelMessage,
+  [CALLS_CHANNEL]: CallsChannelMessage,
 } as const;
 export type LiveChannel = keyof typeof LIVE_MESSAGES;
 export type LiveMessage<C extends LiveChannel> = z.infer<(typeof LIVE_MESSAGES)[C]>;

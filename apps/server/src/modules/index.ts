@@ -7,6 +7,7 @@ import { contactRecordsModule } from './contact-records/module.js';
 import { contactsListModule } from './contacts/list-routes.js';
 import { contactDetailModule } from './contacts/module.js';
 import { devModule } from './dev/routes.js';
+import { dialerModule } from './dialer/index.js';
 import { emailModule } from './email/module.js';
 import { eventsModule } from './events/routes.js';
 import { healthModule } from './health/routes.js';
@@ -54,4 +55,5 @@ export const modules: Module[] = [
   campaignTriggersModule,
   emailModule,
   smsModule,
+  dialerModule,
 ];

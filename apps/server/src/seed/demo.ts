@@ -41,7 +41,15 @@ const INSURANCE: DemoUser[] = [
   { role: 'district_manager', first: 'Dennis', last: 'Hale', manager: 'regional_manager', unit: 'south' },
   { role: 'field_manager', first: 'Fiona', last: 'Park', manager: 'district_manager', unit: 'south' },
   { role: 'telemarketer', first: 'Tyler', last: 'Brooks', manager: 'manager', unit: 'north' },
-  { role: 'agent', first: 'Angela', last: 'Diaz', manager: 'manager', unit: 'north' },
+  // A verified dialer number: with the seeded licence the softphone is enabled for her (spec §4).
+  {
+    role: 'agent',
+    first: 'Angela',
+    last: 'Diaz',
+    manager: 'manager',
+    unit: 'north',
+    extra: { dialerVerifiedPhoneNumber: '+1-813-555-0142' },
+  },
   { role: 'basic', first: 'Brian', last: 'Cole', manager: 'field_manager', unit: 'south' },
   // A new hire who has not yet accepted the terms, must change the temporary password and must set up two-factor:
   // the whole access guard, walkable by anyone trying the demo.
