@@ -6,6 +6,7 @@
  * 390 px, light and dark) into test-results/screens/calendar-*.png.
  */
 import { expect, type Page, test } from '@playwright/test';
+import { TIME_ZONE_IANA, type TimeZone } from '../packages/shared/src/options';
 import { api, axeFindings, openScreen } from './a11y';
 import { SHOTS, signIn as signInForm } from './helpers';
 
@@ -96,7 +97,13 @@ test('a manager views a downline agent’s week', async ({ page }) => {
   );
   const meeting = list.data[0];
   expect(meeting, 'the seeded team meeting').toBeDefined();
-  await page.goto(`/calendar?user=${angela.id}&date=${ymd(new Date(meeting.start_at))}`);
+  // The calendar shows days in the viewer's time zone: the meeting's day there, not in UTC (a meeting seeded at
+  // 02:00 UTC is on the evening before in New York, possibly in the week before).
+  const me = await api<{ timezone: TimeZone | null }>(page, 'GET', '/v1/users/me');
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE_IANA[me.timezone ?? 'est'] }).format(
+    new Date(meeting.start_at),
+  );
+  await page.goto(`/calendar?user=${angela.id}&date=${day}`);
   await expect(page.getByRole('button', { name: /Team meeting, Meeting/ })).toBeVisible();
   expect(await axeFindings(page, 'calendar week (manager)')).toEqual([]);
   await page.screenshot({ path: `${SHOTS}/calendar-manager-week.png`, fullPage: true });
