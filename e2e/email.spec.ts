@@ -155,15 +155,14 @@ test('an agent emails one contact and sees the log entry', async ({ page }) => {
   await page.getByLabel(/^Message/).fill('Hi Dora,\n\nI found two plans that cover your prescriptions.\n\nAngela');
   await page.getByRole('button', { name: 'Send email' }).click();
   await expect(page.getByText('Email queued to dora.single@example.com.')).toBeVisible();
-  await expect
-    .poll(
-      async () => {
-        await page.reload();
-        return page.getByRole('list', { name: 'Email log' }).getByText('Delivered').count();
-      },
-      { timeout: 60_000 },
-    )
-    .toBeGreaterThan(0);
+  // The provider's 'delivered' event arrives by webhook a moment later: reload until the log shows it (waiting
+  // for the page to render each time; counting right after a reload only ever saw the loading screen).
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole('list', { name: 'Email log' }).getByText('Delivered').first()).toBeVisible({
+      timeout: 15_000,
+    });
+  }).toPass({ timeout: 90_000 });
   await expect(page.getByRole('list', { name: 'Emails sent' }).getByText('Your Part D options')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/email-contact-log.png`, fullPage: true });
 });
