@@ -222,7 +222,19 @@ describe('access guard in the shell', () => {
   });
 
   it('sends an unpaid account to /billing', async () => {
-    server({ 'GET /v1/users/me': () => json(200, makeUser({ 'paid_user?': false })) });
+    server({
+      'GET /v1/users/me': () => json(200, makeUser({ 'paid_user?': false })),
+      // What /billing asks for: the account (no plan, no card) and its empty history.
+      'GET /v1/accounts/info': () =>
+        json(200, {
+          info: { paid: false, company: 'Acme', subscription: null },
+          plans: [],
+          payment_infos: [],
+          chosen_plan: null,
+        }),
+      'GET /v1/accounts/history': () =>
+        json(200, { data: [], meta: { current_page: 1, limit: 10, total_count: 0, total_pages: 0 } }),
+    });
     window.history.replaceState(null, '', '/');
     await mount(<App />);
     await findByText('Your account is not active');
@@ -316,7 +328,11 @@ describe('live connection and notifications', () => {
 
     const identifier = JSON.stringify({ channel: 'NotificationsChannel' });
     await act(async () => socket.serverSends({ type: 'welcome' }));
-    expect(socket.sent.map((f) => JSON.parse(f))).toEqual([{ command: 'subscribe', identifier }]);
+    // The shell follows the user's notifications and their texts (the inbox and its toasts live on SmsChannel).
+    expect(socket.sent.map((f) => JSON.parse(f))).toEqual([
+      { command: 'subscribe', identifier },
+      { command: 'subscribe', identifier: JSON.stringify({ channel: 'SmsChannel' }) },
+    ]);
     await act(async () => socket.serverSends({ type: 'confirm_subscription', identifier }));
     // A healthy connection shows nothing (no developer badge, issue 8); only trouble is announced.
     expect(queryByText('connected')).toBeNull();
