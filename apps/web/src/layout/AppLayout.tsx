@@ -1,3 +1,4 @@
+import { can } from '@harbor/shared';
 import { AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useIsFetching } from '@tanstack/react-query';
@@ -19,6 +20,8 @@ import { useHeadingFocus } from './useHeadingFocus';
 
 // Not part of the download before a page shows (scripts/check-bundle.mjs).
 const Toasts = lazy(() => import('./Toasts').then((m) => ({ default: m.Toasts })));
+// The softphone and its engine load after the shell renders, for people with the dialer only.
+const Softphone = lazy(() => import('../softphone/Softphone').then((m) => ({ default: m.Softphone })));
 
 function SlowLoadingNote() {
   // First loads only: a background refetch of data already on screen is not worth a note.
@@ -112,6 +115,11 @@ export function AppLayout({ children }: { children?: ReactNode }) {
       <Suspense fallback={null}>
         <Toasts />
       </Suspense>
+      {can(subjectOf(user), 'dialer.use') && (
+        <Suspense fallback={null}>
+          <Softphone />
+        </Suspense>
+      )}
     </AppShell>
   );
 }

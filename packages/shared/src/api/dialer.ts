@@ -122,6 +122,8 @@ export const DeviceToken = z.object({
   sip: z.object({ ws_url: z.string(), uri: z.string(), username: z.string() }).nullable(),
   message: z.string().nullable(),
   enabled: z.boolean(),
+  /** Spec §2: the softphone is hidden in the stage and demo deployments (docs/decisions/voice-provider.md). */
+  hidden: z.boolean(),
   /** Why the dialer is disabled (spec §4), in the order a person fixes them. */
   reasons: z.array(z.string()),
 });

@@ -1,6 +1,7 @@
 /** Name, type, status, tags and the one-click actions (quick status change, assign to me, email checks, card note). */
-import { formatPhone } from '@harbor/shared';
+import { can, formatPhone } from '@harbor/shared';
 import { Alert, Badge, Button, Group, Modal, NativeSelect, Paper, Stack, Text, Textarea } from '@mantine/core';
+import { IconPhone } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
@@ -8,6 +9,8 @@ import { type Contact, contactsApi } from '../../api/contacts';
 import { useCurrentUser } from '../../auth/session';
 import { paletteOf } from '../../components/colors';
 import { PageHeading } from '../../components/PageHeading';
+import { subjectOf } from '../../layout/nav';
+import { requestDial } from '../../softphone/dial';
 import { options, useLookups } from './useLookups';
 
 /**
@@ -54,6 +57,8 @@ function AssignToMe({ contact, run }: { contact: Contact; run: (f: () => Promise
 
 export function ContactHeader({ contact, onChanged }: { contact: Contact; onChanged: (c: Contact) => void }) {
   const lookups = useLookups();
+  const me = useCurrentUser();
+  const canCall = can(subjectOf(me), 'dialer.use');
   const n = contact.number;
   const [note, setNote] = useState(contact.note ?? '');
   const [validation, setValidation] = useState<string | null>(null);
@@ -131,6 +136,16 @@ export function ContactHeader({ contact, onChanged }: { contact: Contact; onChan
               data={options(lookups.statuses, 'No status')}
             />
             <AssignToMe contact={contact} run={run.mutate} />
+            {canCall && (
+              <Button
+                color="green"
+                leftSection={<IconPhone size={16} aria-hidden />}
+                disabled={!contact.phone}
+                onClick={() => contact.phone && requestDial(contact.phone, n)}
+              >
+                Call
+              </Button>
+            )}
             <Button
               variant="default"
               disabled={!contact.email}
