@@ -1,4 +1,3 @@
-import { can } from '@harbor/shared';
 import { AppShell, Burger, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useIsFetching } from '@tanstack/react-query';
@@ -9,6 +8,7 @@ import { useCurrentUser } from '../auth/session';
 import { Brand, MAIN_ID } from '../components/Brand';
 import { useLiveConnection } from '../live/useLive';
 import { ErrorBoundary } from '../pages/ErrorPanel';
+import { phoneShown } from '../softphone/dial';
 import { ConnectionIndicator } from './ConnectionIndicator';
 import { ImpersonationBanner } from './ImpersonationBanner';
 import { NotificationsBell } from './NotificationsBell';
@@ -115,7 +115,7 @@ export function AppLayout({ children }: { children?: ReactNode }) {
       <Suspense fallback={null}>
         <Toasts />
       </Suspense>
-      {can(subjectOf(user), 'dialer.use') && (
+      {phoneShown(user) && (
         <Suspense fallback={null}>
           <Softphone />
         </Suspense>

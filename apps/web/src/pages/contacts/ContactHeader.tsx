@@ -1,5 +1,5 @@
 /** Name, type, status, tags and the one-click actions (quick status change, assign to me, email checks, card note). */
-import { can, formatPhone } from '@harbor/shared';
+import { formatPhone } from '@harbor/shared';
 import { Alert, Badge, Button, Group, Modal, NativeSelect, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { IconPhone } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -9,8 +9,7 @@ import { type Contact, contactsApi } from '../../api/contacts';
 import { useCurrentUser } from '../../auth/session';
 import { paletteOf } from '../../components/colors';
 import { PageHeading } from '../../components/PageHeading';
-import { subjectOf } from '../../layout/nav';
-import { requestDial } from '../../softphone/dial';
+import { phoneShown, requestDial } from '../../softphone/dial';
 import { options, useLookups } from './useLookups';
 
 /**
@@ -58,7 +57,7 @@ function AssignToMe({ contact, run }: { contact: Contact; run: (f: () => Promise
 export function ContactHeader({ contact, onChanged }: { contact: Contact; onChanged: (c: Contact) => void }) {
   const lookups = useLookups();
   const me = useCurrentUser();
-  const canCall = can(subjectOf(me), 'dialer.use');
+  const canCall = phoneShown(me);
   const n = contact.number;
   const [note, setNote] = useState(contact.note ?? '');
   const [validation, setValidation] = useState<string | null>(null);
