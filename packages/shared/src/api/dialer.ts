@@ -30,7 +30,7 @@ export const CALL_ALREADY_ACTIVE = 'A Call is already active';
 export const DEVICE_BUSY = 'Device busy';
 export const ILLEGAL_DIGITS = 'Illegal character passed into sendDigits';
 export const VOICE_NOT_CONFIGURED =
-  'The voice service is not configured on this server. Start the local voice lab (npm run voice:lab) or set the Twilio keys.';
+  'The voice service is not configured on this server: an administrator sets the Twilio keys (TWILIO_*) or the local voice lab (VOICE_SIP_*).';
 
 /** Spec §8 voice error codes a failed call reports (the ones the softphone maps SIP failures onto). */
 export const VOICE_ERRORS: Record<number, string> = {
