@@ -8,6 +8,7 @@ import { useCurrentUser } from '../auth/session';
 import { Brand, MAIN_ID } from '../components/Brand';
 import { useLiveConnection } from '../live/useLive';
 import { ErrorBoundary } from '../pages/ErrorPanel';
+import { phoneShown } from '../softphone/dial';
 import { ConnectionIndicator } from './ConnectionIndicator';
 import { ImpersonationBanner } from './ImpersonationBanner';
 import { NotificationsBell } from './NotificationsBell';
@@ -19,6 +20,8 @@ import { useHeadingFocus } from './useHeadingFocus';
 
 // Not part of the download before a page shows (scripts/check-bundle.mjs).
 const Toasts = lazy(() => import('./Toasts').then((m) => ({ default: m.Toasts })));
+// The softphone and its engine load after the shell renders, for people with the dialer only.
+const Softphone = lazy(() => import('../softphone/Softphone').then((m) => ({ default: m.Softphone })));
 
 function SlowLoadingNote() {
   // First loads only: a background refetch of data already on screen is not worth a note.
@@ -112,6 +115,11 @@ export function AppLayout({ children }: { children?: ReactNode }) {
       <Suspense fallback={null}>
         <Toasts />
       </Suspense>
+      {phoneShown(user) && (
+        <Suspense fallback={null}>
+          <Softphone />
+        </Suspense>
+      )}
     </AppShell>
   );
 }

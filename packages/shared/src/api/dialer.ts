@@ -30,7 +30,7 @@ export const CALL_ALREADY_ACTIVE = 'A Call is already active';
 export const DEVICE_BUSY = 'Device busy';
 export const ILLEGAL_DIGITS = 'Illegal character passed into sendDigits';
 export const VOICE_NOT_CONFIGURED =
-  'The voice service is not configured on this server. Start the local voice lab (npm run voice:lab) or set the Twilio keys.';
+  'The voice service is not configured on this server: an administrator sets the Twilio keys (TWILIO_*) or the local voice lab (VOICE_SIP_*).';
 
 /** Spec §8 voice error codes a failed call reports (the ones the softphone maps SIP failures onto). */
 export const VOICE_ERRORS: Record<number, string> = {
@@ -122,6 +122,8 @@ export const DeviceToken = z.object({
   sip: z.object({ ws_url: z.string(), uri: z.string(), username: z.string() }).nullable(),
   message: z.string().nullable(),
   enabled: z.boolean(),
+  /** Spec §2: the softphone is hidden in the stage and demo deployments (docs/decisions/voice-provider.md). */
+  hidden: z.boolean(),
   /** Why the dialer is disabled (spec §4), in the order a person fixes them. */
   reasons: z.array(z.string()),
 });

@@ -1,7 +1,7 @@
 /**
  * Voice configuration (docs/decisions/voice-provider.md). Production: Twilio Programmable Voice (TWILIO_* keys).
  * The local lab: SIP over WebSocket to Kamailio with autheph credentials and rtpengine (VOICE_SIP_*), started by
- * `npm run voice:lab`. Neither set: the softphone says the voice service is not configured.
+ * the lab script (docs/decisions/voice-local-lab.md). Neither set: the softphone says the voice service is not configured.
  */
 export interface TwilioVoiceConfig {
   accountSid: string;

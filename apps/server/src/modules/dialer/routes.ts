@@ -69,6 +69,7 @@ export function registerDialerRoutes(scope: FastifyInstance, voice: VoicePort) {
         sip: t?.sip ?? null,
         message: voice.provider === 'none' ? VOICE_NOT_CONFIGURED : e.enabled ? null : e.messages.join(' '),
         enabled: e.enabled,
+        hidden: ['stage', 'demo'].includes(deps.config.environment),
         reasons: e.messages,
       };
     },

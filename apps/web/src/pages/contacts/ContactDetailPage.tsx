@@ -7,6 +7,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import { type Contact, contactsApi } from '../../api/contacts';
 import { usePageTitle } from '../../components/PageHeading';
 import { NotFoundPage } from '../NotFoundPage';
+import { CallsPanel } from './CallsPanel';
 import { ConsentCard } from './ConsentCard';
 import { ContactForm } from './ContactForm';
 import { ContactHeader } from './ContactHeader';
@@ -30,6 +31,7 @@ const TABS = [
   { value: 'more', label: 'More' },
   { value: 'calendar', label: 'Calendar' },
   { value: 'email', label: 'Email' },
+  { value: 'calls', label: 'Calls' },
   { value: 'timeline', label: 'Timeline' },
 ] as const;
 
@@ -110,6 +112,9 @@ export function ContactDetailPage() {
         </Tabs.Panel>
         <Tabs.Panel value="email" pt="md">
           <EmailPanel contact={contact} />
+        </Tabs.Panel>
+        <Tabs.Panel value="calls" pt="md">
+          <CallsPanel number={n} />
         </Tabs.Panel>
         <Tabs.Panel value="timeline" pt="md">
           <Timeline contact={contact} />

@@ -1,6 +1,7 @@
 /** Name, type, status, tags and the one-click actions (quick status change, assign to me, email checks, card note). */
 import { featureGateOpen, formatPhone } from '@harbor/shared';
 import { Alert, Badge, Button, Group, Modal, NativeSelect, Paper, Stack, Text, Textarea } from '@mantine/core';
+import { IconPhone } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -10,6 +11,7 @@ import { useCurrentUser } from '../../auth/session';
 import { paletteOf } from '../../components/colors';
 import { PageHeading } from '../../components/PageHeading';
 import { subjectOf } from '../../layout/nav';
+import { phoneShown, requestDial } from '../../softphone/dial';
 import { options, useLookups } from './useLookups';
 
 /**
@@ -67,6 +69,8 @@ function TextButton({ contact }: { contact: Contact }) {
 
 export function ContactHeader({ contact, onChanged }: { contact: Contact; onChanged: (c: Contact) => void }) {
   const lookups = useLookups();
+  const me = useCurrentUser();
+  const canCall = phoneShown(me);
   const n = contact.number;
   const [note, setNote] = useState(contact.note ?? '');
   const [validation, setValidation] = useState<string | null>(null);
@@ -145,6 +149,16 @@ export function ContactHeader({ contact, onChanged }: { contact: Contact; onChan
             />
             <AssignToMe contact={contact} run={run.mutate} />
             <TextButton contact={contact} />
+            {canCall && (
+              <Button
+                color="green"
+                leftSection={<IconPhone size={16} aria-hidden />}
+                disabled={!contact.phone}
+                onClick={() => contact.phone && requestDial(contact.phone, n)}
+              >
+                Call
+              </Button>
+            )}
             <Button
               variant="default"
               disabled={!contact.email}

@@ -3,13 +3,14 @@
  * "select all N matching" widens the selection from the page to the whole filtered set. At phone width the rows
  * become cards: nothing scrolls sideways.
  */
-import { CONTACT_ORDER_FIELDS, type ContactListRow, formatPhone } from '@harbor/shared';
+import { CONTACT_ORDER_FIELDS, type ContactListRow } from '@harbor/shared';
 import { Anchor, Badge, Button, Card, Checkbox, Group, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowsSort, IconChevronDown, IconChevronUp } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paletteOf } from '../../components/colors';
+import { CallLink } from '../../softphone/CallLink';
 import { countLabel, useContactsCount } from './ContactsCount';
 import { ContactsPager } from './ContactsPager';
 import { formatDate } from './format';
@@ -76,7 +77,13 @@ export const COLUMNS: Column[] = [
   },
   { key: 'number', label: 'Number', sort: 'number', render: (r) => r.number },
   { key: 'email', label: 'Email', sort: 'email', render: (r) => <Email email={r.email} /> },
-  { key: 'phone', label: 'Phone', sort: 'phone', nowrap: true, render: (r) => (r.phone ? formatPhone(r.phone) : '') },
+  {
+    key: 'phone',
+    label: 'Phone',
+    sort: 'phone',
+    nowrap: true,
+    render: (r) => (r.phone ? <CallLink phone={r.phone} contactNumber={r.number} /> : ''),
+  },
   { key: 'city', label: 'City', sort: 'city', render: (r) => r.city ?? '' },
   { key: 'state', label: 'State', sort: 'state', render: (r) => r.state ?? '' },
   { key: 'zip', label: 'ZIP code', sort: 'zip', render: (r) => r.zip ?? '' },
@@ -192,7 +199,7 @@ function ContactCards({ list }: { list: ContactsList }) {
               <Anchor component={Link} to={`/contacts/${r.number}`} fw={600}>
                 {displayName(r)}
               </Anchor>
-              {r.phone && <Text size="sm">{formatPhone(r.phone)}</Text>}
+              {r.phone && <CallLink phone={r.phone} contactNumber={r.number} />}
               {r.email && (
                 <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                   {r.email}
