@@ -7,7 +7,7 @@ import { Alert, Button, Group, Menu, Modal, NativeSelect, Stack, Text } from '@m
 import { notifications } from '@mantine/notifications';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client';
 import {
@@ -27,8 +27,10 @@ import { type PickedTag, TagPicker } from '../../components/TagPicker';
 import { subjectOf } from '../../layout/nav';
 import { EmailBroadcastDialog } from './EmailBroadcastDialog';
 import { MergeDialog } from './MergeDialog';
-import { SmsBroadcastDialog } from './SmsBroadcastDialog';
 import type { ContactsList } from './useContactsList';
+
+// Only people who text open it: its own chunk keeps the contacts page within its budget.
+const SmsBroadcastDialog = lazy(() => import('./SmsBroadcastDialog').then((m) => ({ default: m.SmsBroadcastDialog })));
 
 type Action =
   | 'add_tags'
@@ -243,7 +245,9 @@ export function BulkActions({ list }: { list: ContactsList }) {
         ) : action === 'email' ? (
           <EmailBroadcastDialog selection={list.selection} onDone={() => setAction(null)} />
         ) : action === 'sms' ? (
-          <SmsBroadcastDialog selection={list.selection} onDone={() => setAction(null)} />
+          <Suspense fallback={null}>
+            <SmsBroadcastDialog selection={list.selection} onDone={() => setAction(null)} />
+          </Suspense>
         ) : (
           action && <ActionForm action={action} list={list} onDone={() => setAction(null)} />
         )}
