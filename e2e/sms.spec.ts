@@ -102,3 +102,88 @@ test('a contact replies "Por favor no me escriban más" and is opted out', async
   await page.goto(`/contacts/${contact.number}`);
   await expect(page.getByText(/Opted out/).first()).toBeVisible();
 });
+
+/** A state whose local time is in quiet hours (9 p.m. to 8 a.m.) right now, if any. */
+function quietState(): string | null {
+  const zones: Array<[string, string]> = [
+    ['FL', 'America/New_York'],
+    ['TX', 'America/Chicago'],
+    ['CO', 'America/Denver'],
+    ['CA', 'America/Los_Angeles'],
+    ['HI', 'Pacific/Honolulu'],
+  ];
+  for (const [state, zone] of zones) {
+    const h = Number(
+      new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' }).format(new Date()),
+    );
+    if (h >= 21 || h < 8) return state;
+  }
+  return null;
+}
+function awakeState(): string {
+  for (const [state, zone] of [
+    ['CA', 'America/Los_Angeles'],
+    ['HI', 'Pacific/Honolulu'],
+    ['FL', 'America/New_York'],
+    ['TX', 'America/Chicago'],
+  ]) {
+    const h = Number(
+      new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' }).format(new Date()),
+    );
+    if (h >= 8 && h < 21) return state;
+  }
+  return 'CA';
+}
+
+test('the text broadcast preview removes an opted-out contact and a landline, holds quiet hours, and shows the cost', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, 'agent@demo.harbor.test');
+  await fundWallet(page);
+  const asleep = quietState();
+  const awake = awakeState();
+  const people: Array<[string, string, string, 'allowed' | 'opted_out']> = [
+    ['Ada', '1-415-555-0121', awake, 'allowed'],
+    ['Ben', '1-415-555-0122', awake, 'opted_out'],
+    ['Cal', '1-415-555-9123', awake, 'allowed'],
+    ...(asleep ? ([['Dee', '1-415-555-0124', asleep, 'allowed']] as Array<[string, string, string, 'allowed']>) : []),
+  ];
+  for (const [first, phone, state, status] of people) {
+    const c = await call<{ id: number }>(page, 'POST', '/v1/contacts', {
+      first_name: first,
+      last_name: 'Textcast',
+      phone,
+      state,
+    });
+    await call(page, 'POST', '/v1/sms/update_permission', {
+      contact_id: c.id,
+      status: 'allowed',
+      detail: 'Signed the texting form',
+    });
+    if (status === 'opted_out') await call(page, 'POST', '/v1/sms/update_permission', { contact_id: c.id, status });
+  }
+  // Cal's number was looked up: a landline.
+  await call(page, 'POST', '/v1/sms/mobile_validation_single', { phone: '1-415-555-9123' });
+
+  await page.goto('/contacts?q=Textcast');
+  await expect(page.getByText('Cal Textcast').or(page.getByText('Textcast, Cal')).first()).toBeVisible();
+  await page.getByLabel('Select this page').check();
+  await page.getByRole('button', { name: 'Bulk actions' }).click();
+  await page.getByRole('menuitem', { name: 'Send text' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Send text' });
+  await dialog.getByLabel('Text').fill('AEP opens October 15. Reply to book a review. Reply STOP to opt out.');
+  await dialog.getByRole('button', { name: 'Preview recipients' }).click();
+  const receive = asleep ? 2 : 1;
+  await expect(dialog.getByText(`${receive} of ${people.length} will receive it.`)).toBeVisible();
+  await expect(dialog.getByText('Opted out: 1')).toBeVisible();
+  await expect(dialog.getByText('Landline or invalid number: 1')).toBeVisible();
+  if (asleep) await expect(dialog.getByText(/In quiet hours where they are now: 1/)).toBeVisible();
+  await expect(dialog.getByText(new RegExp(`Cost: ${receive} × 1 segment`))).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/sms-broadcast-preview.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SHOTS}/sms-broadcast-preview-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await dialog.getByRole('button', { name: `Send to ${receive} contact${receive === 1 ? '' : 's'}` }).click();
+  await expect(dialog.getByText(/1 sent, 1 removed/)).toBeVisible({ timeout: 60_000 });
+});

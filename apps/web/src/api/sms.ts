@@ -3,9 +3,11 @@
  * message, so a second click never sends twice.
  */
 import type {
+  Broadcast,
   NumberSearchResult,
   PhoneVerificationList,
   ShowConversation,
+  SmsBroadcastPreview,
   SmsConversation,
   SmsConversationList,
   SmsMessage,
@@ -14,6 +16,7 @@ import type {
   UsableTriggerList,
 } from '@harbor/shared';
 import { api } from './client';
+import type { Selection } from './contacts-list';
 
 type Infer<S> = S extends { _output: infer O } ? O : never;
 export type Conversation = SmsConversation;
@@ -67,6 +70,17 @@ export const smsApi = {
       signal,
       query: { q: q.q || undefined, page: String(q.page ?? 1), limit: '20' },
     }),
+};
+
+export const smsBulkApi = {
+  preview: (sel: Selection, message: string) =>
+    api.post<SmsBroadcastPreview>('/v1/contacts/sms_broadcast_preview', { ...sel, message }),
+  broadcast: (sel: Selection, body: { message: string; send_at?: string }, key: string) =>
+    api.post<Broadcast>(
+      '/v1/contacts/send_broadcast_sms',
+      { ...sel, ...body, send_now: !body.send_at },
+      { headers: { 'Idempotency-Key': key } },
+    ),
 };
 
 export const devPhoneApi = {

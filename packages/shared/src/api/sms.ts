@@ -4,6 +4,7 @@
  * licences and orders are in usage-plans.ts.
  */
 import { z } from 'zod';
+import { BroadcastSelection } from './broadcasts.js';
 import { PageMeta } from './paging.js';
 
 export const SMS_CHANNEL = 'SmsChannel';
@@ -208,3 +209,42 @@ export const NumberPurchaseBody = z.strictObject({
   /** Pay the first month from the wallet (otherwise it is billed to the company). */
   pay_from_wallet: z.boolean().default(true),
 });
+
+/** Bulk texting from the contacts list (routes.md `messaging`): a message written now or a campaign trigger's text. */
+export const SendBroadcastSmsBody = BroadcastSelection.extend({
+  message: z.string().trim().max(1600).optional(),
+  campaign_trigger_id: z.number().int().positive().optional(),
+  /** A recurring trigger: the broadcast goes now; the trigger keeps its own yearly run. */
+  recurrence_campaign_trigger_id: z.number().int().positive().optional(),
+  send_now: z.boolean().default(true),
+  send_at: z.iso.datetime({ offset: true }).optional(),
+});
+export const SmsGroupBody = BroadcastSelection.extend({
+  message: z.string().trim().min(1).max(1600),
+  send_at: z.iso.datetime({ offset: true }).optional(),
+});
+export const SendTestSmsBody = z.strictObject({
+  message: z.string().trim().min(1).max(1600),
+  /** Your own mobile. */
+  to: z.string().trim().min(10).max(20),
+});
+export const SmsBroadcastPreviewBody = BroadcastSelection.extend({ message: z.string().max(1600).default('') });
+/** Quiet hours in the recipient's time zone (TCPA: no texts before 8 a.m. or after 9 p.m. local time). */
+export const SMS_QUIET_HOURS = { from: 21, to: 8 } as const;
+export const SmsBroadcastPreview = z.object({
+  total: z.number(),
+  /** Receive it now. */
+  receive: z.number(),
+  removed: z.array(z.object({ reason: z.string(), label: z.string(), count: z.number() })),
+  removed_sample: z.array(z.object({ id: z.number(), number: z.number(), name: z.string(), label: z.string() })),
+  /** In quiet hours where they are now: their text waits for 8 a.m. their time. */
+  waiting_for_morning: z.number(),
+  segments: z.number(),
+  unit_price: z.number(),
+  /** Cents: receive x segments x unit price. */
+  cost: z.number(),
+  cost_label: z.string(),
+  balance: z.number(),
+  affordable: z.boolean(),
+});
+export type SmsBroadcastPreview = z.infer<typeof SmsBroadcastPreview>;

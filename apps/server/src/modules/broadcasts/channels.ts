@@ -33,7 +33,13 @@ export interface OutgoingRecipient {
  * whether the provider took it (a process died mid-send): asked again shortly, not counted as an attempt.
  * `failed`: never will be sent.
  */
-export type SendOutcome = { contactId: number; outcome: 'sent' | 'retry' | 'wait' | 'failed'; error?: string };
+export type SendOutcome = {
+  contactId: number;
+  outcome: 'sent' | 'retry' | 'wait' | 'failed';
+  error?: string;
+  /** `wait` until this time (e.g. the end of the recipient's quiet hours); default a few seconds. */
+  until?: Date;
+};
 
 export interface BroadcastChannelDef {
   channel: ChannelName;

@@ -154,7 +154,9 @@ export function broadcastJob(deps: Deps) {
     const retry = outcomes
       .filter((o) => o.outcome === 'retry' && (attemptsOf.get(o.contactId) ?? 0) < MAX_ATTEMPTS)
       .map((o) => ({ id: o.contactId, at: new Date(Date.now() + retryDelayMs(attemptsOf.get(o.contactId) ?? 1)) }));
-    const waiting = outcomes.filter((o) => o.outcome === 'wait').map((o) => o.contactId);
+    const waiting = outcomes
+      .filter((o) => o.outcome === 'wait')
+      .map((o) => ({ id: o.contactId, at: (o.until ?? new Date(Date.now() + 5_000)).toISOString() }));
     await db.transaction(async (tx) => {
       const moved = async (ids: number[], status: string) => {
         if (!ids.length) return 0;
@@ -189,12 +191,14 @@ export function broadcastJob(deps: Deps) {
         );
       }
       if (waiting.length) {
-        // Not an attempt: the answer is pending with the provider. Asked again in a few seconds.
+        // Not an attempt: the answer is pending with the provider (asked again in a few seconds), or the channel
+        // holds the recipient until a time (a text in the recipient's quiet hours waits for their morning).
         await tx.execute(
-          sql`update broadcast_recipients set status = 'pending', attempts = greatest(0, attempts - 1),
-              retry_at = now() + interval '5 seconds', updated_at = now()
-            where broadcast_id = ${broadcast.id} and contact_id = any(${sql.param(waiting)}::bigint[])
-              and status in ('pending', 'sending')`,
+          sql`update broadcast_recipients r set status = 'pending', attempts = greatest(0, attempts - 1),
+              retry_at = v.at, updated_at = now()
+            from unnest(${sql.param(waiting.map((x) => x.id))}::bigint[], ${sql.param(waiting.map((x) => x.at))}::timestamptz[])
+              as v(id, at)
+            where r.broadcast_id = ${broadcast.id} and r.contact_id = v.id and r.status in ('pending', 'sending')`,
         );
       }
       await tx.execute(

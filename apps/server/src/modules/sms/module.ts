@@ -7,7 +7,10 @@
 import multipart from '@fastify/multipart';
 import { MMS_MAX_BYTES, SMS_CHANNEL } from '@harbor/shared';
 import { addTwilioTopic } from '../../integrations/twilio/topics.js';
+import { broadcastChannels } from '../broadcasts/channels.js';
 import type { Module } from '../types.js';
+import { bulkRoutes } from './bulk-routes.js';
+import { smsChannel } from './channel.js';
 import { devPhoneRoutes } from './dev-phone.js';
 import { confirmJob, inboundHandler, SMS_CONFIRM_JOB, statusHandler } from './inbound.js';
 import { numberRoutes } from './numbers.js';
@@ -45,7 +48,9 @@ export const smsModule: Module = {
         });
       });
     }
+    broadcastChannels(deps).register(smsChannel(deps));
     conversationRoutes(scope);
+    bulkRoutes(scope);
     numberRoutes(scope);
     verificationRoutes(scope);
     mediaRoute(scope);

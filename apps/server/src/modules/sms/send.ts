@@ -25,7 +25,8 @@ const LOOKUP_FRESH_DAYS = 90;
 export interface TextRequest {
   companyId: number;
   userId: number;
-  contactId: number;
+  /** null: a test text to the sender's own phone (no contact, no consent to ask). */
+  contactId: number | null;
   /** 11 digits. */
   phone: string;
   body: string;
@@ -77,13 +78,15 @@ export async function sendText(deps: Deps, r: TextRequest) {
   const e164 = toE164(r.phone);
   try {
     if (!e164) throw new Refused('message_to', 'is not a valid phone number');
-    const [verdict] = await checkConsent(db, {
-      companyId: r.companyId,
-      channel: 'sms',
-      purpose: r.purpose ?? 'conversation',
-      senderId: r.userId,
-      contactIds: [r.contactId],
-    });
+    const [verdict] = r.contactId
+      ? await checkConsent(db, {
+          companyId: r.companyId,
+          channel: 'sms',
+          purpose: r.purpose ?? 'conversation',
+          senderId: r.userId,
+          contactIds: [r.contactId],
+        })
+      : [{ allowed: true, reason: null, basis: 'test:own_phone' }];
     if (!verdict?.allowed) {
       const why =
         verdict?.reason === 'opted_out' ? 'opted out of texts' : `cannot be texted (${verdict?.reason ?? 'no record'})`;
@@ -151,6 +154,11 @@ export async function sendText(deps: Deps, r: TextRequest) {
   }
 }
 
+/** A test text to the sender's own phone: every check of a text but consent (it is their own number). */
+export function sendTestText(deps: Deps, r: { companyId: number; userId: number; phone: string; body: string }) {
+  return sendText(deps, { ...r, contactId: null });
+}
+
 /**
  * Asks the carrier to send a stored, paid text that has no carrier id yet. A temporary refusal queues the job to ask
  * again; a permanent one marks the text failed. Safe to call twice: only a row without a sid is sent, and the sid is
@@ -160,7 +168,7 @@ export async function handToCarrier(deps: Deps, id: number, db: Db = deps.databa
   const [m] = await rowsOf<Record<string, unknown>>(
     db,
     sql`update sms_messages set status = 'sending', send_attempts = send_attempts + 1, updated_at = now()
-      where id = ${id} and sid is null and status in ('queued', 'sending') returning *`,
+      where id = ${id} and sid is null and status = 'queued' returning *`,
   );
   if (!m) return;
   try {

@@ -13,7 +13,8 @@ import { sendApi } from '../../api/email';
 
 const DONE = new Set(['completed', 'cancelled', 'failed']);
 
-function Progressing({ id, onClose }: { id: number; onClose: () => void }) {
+/** A broadcast going out (any channel): progress, removed reasons, cancel. */
+export function Progressing({ id, onClose }: { id: number; onClose: () => void }) {
   const q = useQuery({
     queryKey: ['broadcast', id],
     queryFn: ({ signal }) => sendApi.broadcastStatus(id, signal),

@@ -1,0 +1,127 @@
+/**
+ * Texting a selection (issue 12): the preview removes an opted-out contact, a contact without consent and a landline,
+ * counts who waits for their morning, and prices it; the broadcast then sends exactly one text to each allowed
+ * recipient through the loopback carrier (none to the opted-out or the landline), one debit each.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, createTestApp, DEMO, signIn, type TestApp } from '../../../test/harness.js';
+import { newContact } from '../contacts/test-helpers.js';
+import { topUp } from '../wallet/test-helpers.js';
+import { quietUntil, zoneOfState } from './quiet-hours.js';
+
+let t: TestApp;
+let agent: Client;
+const q = <T = Record<string, any>>(text: string, params: unknown[] = []) => t.database.query<T>(text, params);
+
+async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A state whose local time is now outside quiet hours (there always is one: quiet hours are 11 of 24). */
+const STATES = ['FL', 'TX', 'CO', 'AZ', 'CA', 'AK', 'HI', 'PR'];
+const awake = STATES.find((s) => !quietUntil(zoneOfState(s)))!;
+const asleep = STATES.find((s) => quietUntil(zoneOfState(s)));
+
+beforeAll(async () => {
+  t = await createTestApp();
+  agent = await signIn(t.app, DEMO('agent'));
+  await topUp(agent, 1_000);
+});
+afterAll(() => t.close());
+
+async function consenting(body: Record<string, unknown>) {
+  const c = await newContact(agent, body);
+  const r = await agent.post('/v1/sms/update_permission', {
+    contact_id: c.id,
+    status: 'allowed',
+    detail: 'Signed the texting form',
+  });
+  expect(r.status).toBe(200);
+  return c;
+}
+
+describe('text broadcasts', () => {
+  it('previews who is removed and why, who waits for morning, and the cost; sends once to each allowed recipient', async () => {
+    const a = await consenting({ first_name: 'Ann', last_name: 'Awake', phone: '1-305-555-0111', state: awake });
+    const opted = await consenting({ first_name: 'Otto', last_name: 'Out', phone: '1-305-555-0112', state: awake });
+    await agent.post('/v1/sms/update_permission', { contact_id: opted.id, status: 'opted_out' });
+    const land = await consenting({ first_name: 'Lana', last_name: 'Line', phone: '1-305-555-9113', state: awake });
+    expect((await agent.post('/v1/sms/mobile_validation_single', { phone: '1-305-555-9113' })).body.line_type).toBe(
+      'landline',
+    );
+    const none = await newContact(agent, {
+      first_name: 'Nora',
+      last_name: 'Noconsent',
+      phone: '1-305-555-0114',
+      state: awake,
+    });
+    const ids = [a.id, opted.id, land.id, none.id];
+    const extra = asleep
+      ? [await consenting({ first_name: 'Sam', last_name: 'Sleep', phone: '1-305-555-0115', state: asleep })]
+      : [];
+
+    const pv = await agent.post('/v1/contacts/sms_broadcast_preview', {
+      ids: [...ids, ...extra.map((c) => c.id)],
+      message: 'AEP opens Oct 15. Reply STOP to opt out.',
+    });
+    expect(pv.status, JSON.stringify(pv.body)).toBe(200);
+    expect(pv.body.total).toBe(4 + extra.length);
+    expect(pv.body.receive).toBe(1 + extra.length);
+    expect(Object.fromEntries(pv.body.removed.map((r: any) => [r.reason, r.count]))).toEqual({
+      opted_out: 1,
+      no_consent: 1,
+      landline: 1,
+    });
+    expect(pv.body.waiting_for_morning).toBe(extra.length);
+    expect(pv.body.segments).toBe(1);
+    expect(pv.body.cost).toBe((1 + extra.length) * pv.body.unit_price);
+    expect(pv.body.affordable).toBe(true);
+
+    const before = (await q<{ n: number }>('select count(*)::int as n from sms_messages'))[0].n;
+    const sent = await agent.post('/v1/contacts/send_broadcast_sms', {
+      ids,
+      message: 'AEP opens Oct 15. Reply STOP to opt out.',
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const b = await until(async () => {
+      const r = await agent.get(`/v1/broadcasts/${sent.body.id}`);
+      return r.body.status === 'completed' && r.body;
+    }, 'the broadcast');
+    expect(b).toMatchObject({ total: 4, sent: 1, removed: 2, failed: 1 });
+    const rows = await q<{ contact_id: number; to_phone: string }>(
+      'select contact_id, to_phone from sms_messages where broadcast_id = $1',
+      [sent.body.id],
+    );
+    expect(rows.map((r) => Number(r.contact_id))).toEqual([a.id]);
+    expect((await q<{ n: number }>('select count(*)::int as n from sms_messages'))[0].n).toBe(before + 1);
+    const [m] = await q<{ id: number }>('select id from sms_messages where broadcast_id = $1', [sent.body.id]);
+    expect(await q('select 1 from ledger_transactions where idempotency_key = $1', [`sms:${m.id}`])).toHaveLength(1);
+    await until(async () => t.deps.messaging.carrier!.phone('+13055550111').length === 1, 'the delivery');
+    expect(t.deps.messaging.carrier!.phone('+13055559113')).toHaveLength(0);
+    expect(t.deps.messaging.carrier!.phone('+13055550112')).toHaveLength(0);
+  });
+
+  it('refuses an empty or over-long text, and a basic user', async () => {
+    const c = await consenting({ first_name: 'Bad', last_name: 'Input', phone: '1-305-555-0120' });
+    expect((await agent.post('/v1/contacts/send_broadcast_sms', { ids: [c.id] })).body.errors.message[0]).toMatch(
+      /blank/,
+    );
+    const long = await agent.post('/v1/contacts/sms_group', { ids: [c.id], message: 'a'.repeat(1531) });
+    expect(long.status).toBe(422);
+    expect(long.body.errors.message[0]).toMatch(/11 segments/);
+    const basic = await signIn(t.app, DEMO('basic'));
+    expect((await basic.post('/v1/contacts/sms_group', { ids: [c.id], message: 'hi' })).status).toBe(403);
+    const test = await agent.post('/v1/contacts/send_test_sms', { to: '1-305-555-0130', message: 'Testing' });
+    expect(test.status, JSON.stringify(test.body)).toBe(201);
+    expect(test.body.body).toBe('[Test] Testing');
+    expect((await agent.post('/v1/contacts/send_test_sms', { to: '1-305-555-9130', message: 'Testing' })).status).toBe(
+      422,
+    );
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * Texts as a broadcast channel (modules/broadcasts): consent is asked by the machinery per batch at send time; this
+ * channel adds what is particular to texts. A landline or invalid number gets nothing; a recipient in their quiet
+ * hours waits for 8 a.m. their time; one message row per (broadcast, contact), debited once (`sms:<message id>`)
+ * and handed to the carrier once (handToCarrier's compare-and-set), so a restarted job never sends or charges twice.
+ */
+import { smsSegments } from '@harbor/shared';
+import { sql } from 'drizzle-orm';
+import type { Deps } from '../../platform/deps.js';
+import type { BroadcastChannelDef, SendOutcome } from '../broadcasts/channels.js';
+import { rowsOf } from '../contacts/list-scope.js';
+import { checkSmsAllocation, recordUsage } from '../usage-plans/enforcement.js';
+import { chargeUsage } from '../wallet/usage.js';
+import { senderNumber } from './numbers.js';
+import { quietUntil, zoneOfState } from './quiet-hours.js';
+import { handToCarrier, lineTypeOf } from './send.js';
+import { touchConversation } from './store.js';
+
+export interface SmsContent {
+  body: string;
+  segments: number;
+  trigger_id?: number | null;
+}
+
+export function smsChannel(deps: Deps): BroadcastChannelDef {
+  const db = deps.database.db;
+  return {
+    channel: 'sms',
+    throttle: () => ({ key: `sms:${deps.messaging.port.kind}`, rule: { perSecond: deps.config.sms.ratePerSecond } }),
+    async contentFor(_companyId, trigger) {
+      if (!trigger.body?.trim()) return null;
+      const content: SmsContent = {
+        body: trigger.body.trim(),
+        segments: Math.max(1, smsSegments(trigger.body).segments),
+        trigger_id: trigger.id,
+      };
+      return { content: { ...content }, title: trigger.name };
+    },
+    async send({ broadcast, recipients, take }) {
+      const c = broadcast.content as unknown as SmsContent;
+      const ids = recipients.map((r) => r.contactId);
+      const states = new Map(
+        (
+          await rowsOf<{ id: number; state: string | null }>(
+            db,
+            sql`select id, state from contacts where id = any(${sql.param(ids)}::bigint[])`,
+          )
+        ).map((r) => [Number(r.id), r.state]),
+      );
+      const out: SendOutcome[] = [];
+      const numbers = new Map<number, Awaited<ReturnType<typeof senderNumber>>>();
+      for (const r of recipients) {
+        const until = quietUntil(zoneOfState(states.get(r.contactId)));
+        if (until) {
+          out.push({ contactId: r.contactId, outcome: 'wait', until });
+          continue;
+        }
+        const line = await lineTypeOf(
+          deps,
+          { companyId: broadcast.companyId, userId: r.senderId, contactId: r.contactId },
+          r.address,
+        );
+        if (line === 'landline' || line === 'invalid') {
+          out.push({ contactId: r.contactId, outcome: 'failed', error: line });
+          continue;
+        }
+        if (!numbers.has(r.senderId))
+          numbers.set(r.senderId, await senderNumber(deps, broadcast.companyId, r.senderId));
+        const from = numbers.get(r.senderId)!;
+        if (!from.ok) {
+          out.push({ contactId: r.contactId, outcome: 'failed', error: from.message });
+          continue;
+        }
+        const [m] = await rowsOf<{ id: number; sid: string | null; status: string; charged_cents: number }>(
+          db,
+          sql`with ins as (
+              insert into sms_messages (company_id, contact_id, user_id, direction, from_phone, to_phone, body, segments,
+                status, broadcast_id, campaign_trigger_id, consent_basis)
+              values (${broadcast.companyId}, ${r.contactId}, ${r.senderId}, 'outbound', ${from.phone}, ${r.address}, ${c.body},
+                ${c.segments}, 'queued', ${broadcast.id}, ${c.trigger_id ?? null}, ${r.basis})
+              on conflict (broadcast_id, contact_id) where broadcast_id is not null do nothing
+              returning id, sid, status, charged_cents)
+            select * from ins union all
+            select id, sid, status, charged_cents from sms_messages where broadcast_id = ${broadcast.id} and contact_id = ${r.contactId}
+            limit 1`,
+        );
+        if (m.sid) {
+          out.push({ contactId: r.contactId, outcome: 'sent' });
+          continue;
+        }
+        if (m.status === 'failed') {
+          out.push({ contactId: r.contactId, outcome: 'failed' });
+          continue;
+        }
+        if (!m.charged_cents) {
+          const quota = await checkSmsAllocation(db, {
+            companyId: broadcast.companyId,
+            userId: r.senderId,
+            quantity: c.segments,
+          });
+          const charge = quota.ok
+            ? await chargeUsage(deps, {
+                companyId: broadcast.companyId,
+                userId: r.senderId,
+                usageType: 'sms',
+                quantity: c.segments,
+                idempotencyKey: `sms:${m.id}`,
+                details: { to: r.address, segments: c.segments, broadcast_id: broadcast.id },
+                ref: { type: 'sms_message', id: m.id },
+                unitPrice: quota.unitPrice ?? undefined,
+              })
+            : null;
+          if (!charge?.ok) {
+            const why = !quota.ok
+              ? (quota.message ?? quota.code)
+              : charge && !charge.ok
+                ? charge.message
+                : 'not charged';
+            await db.execute(sql`update sms_messages set status = 'failed', error_message = ${why} where id = ${m.id}`);
+            out.push({ contactId: r.contactId, outcome: 'failed', error: why });
+            continue;
+          }
+          await db.execute(sql`update sms_messages set charged_cents = ${charge.amount} where id = ${m.id}`);
+          await recordUsage(db, {
+            companyId: broadcast.companyId,
+            userId: r.senderId,
+            kind: 'sms',
+            quantity: c.segments,
+            ref: `msg:${m.id}`,
+          });
+          await touchConversation(db, {
+            id: m.id,
+            companyId: broadcast.companyId,
+            contactId: r.contactId,
+            phone: r.address,
+            body: c.body,
+            direction: 'outbound',
+          });
+        }
+        await take(1);
+        await handToCarrier(deps, m.id);
+        const [after] = await rowsOf<{ sid: string | null; status: string }>(
+          db,
+          sql`select sid, status from sms_messages where id = ${m.id}`,
+        );
+        out.push({
+          contactId: r.contactId,
+          outcome: after.sid
+            ? 'sent'
+            : after.status === 'failed'
+              ? 'failed'
+              : after.status === 'sending'
+                ? 'wait'
+                : 'retry',
+        });
+      }
+      return out;
+    },
+  };
+}
