@@ -53,7 +53,9 @@ for (const width of [1280, 390]) {
     await expect(page).toHaveURL(/tab=calls/);
     await expect(page.getByText('No calls with this contact yet.')).toBeVisible();
     await check(page, found, `calls tab ${width}`, `contact-calls-tab-${width}`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     expect(found).toEqual([]);
   });
