@@ -18,6 +18,7 @@ import { officeLocationsModule } from './office-locations/routes.js';
 import { quickFiltersModule } from './quick-filters/routes.js';
 import { sessionModule } from './session/routes.js';
 import { soaModule } from './soa/routes.js';
+import { storeModule } from './store/routes.js';
 import { tagsModule } from './tags/routes.js';
 import { transfersModule } from './transfers/routes.js';
 import type { Module } from './types.js';
@@ -48,6 +49,7 @@ export const modules: Module[] = [
   usagePlansModule,
   accountModule,
   maxPlusModule,
+  storeModule,
   consentModule,
   broadcastsModule,
   campaignTriggersModule,

@@ -18,6 +18,7 @@ import { seedDemoImports } from './demo-imports.js';
 import { seedDemoLookups } from './demo-lookups.js';
 import { seedDemoPlans } from './demo-plans.js';
 import { seedDemoRecords } from './demo-records.js';
+import { seedDemoStore } from './demo-store.js';
 
 export const DEMO_PASSWORD = 'harbor-demo-2026';
 
@@ -140,6 +141,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
       holders: [{ email: 'agent@recruit.harbor.test', sms: 400, dialer: 400 }],
     });
     for (const c of [insurance, recruiting]) await seedDemoEmail(t, c.id);
+    await seedDemoStore(t, insurance.id, recruiting.id);
   });
   return true;
 }
