@@ -15,7 +15,7 @@ export async function seedDemoStore(db: Db, insuranceId: number, recruitingId: n
     {
       companyId: insuranceId,
       name: 'Business cards (250)',
-      description: 'Two-sided cards with your name, licence number and photo.',
+      description: 'Two-sided cards with your name, license number and photo.',
       price: 3_900,
     },
     {
