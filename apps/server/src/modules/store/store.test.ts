@@ -43,7 +43,7 @@ describe('store', () => {
 
   it('orders with the card on file: per order, and per contact of a contacts search', async () => {
     const info0 = await agent.get('/v1/store_orders/agent_info');
-    expect(info0.body).toMatchObject({ email: DEMO('agent'), payment_info: null, orders_count: 0 });
+    expect(info0.body).toMatchObject({ email: DEMO('agent'), payment_info: null, orders_count: 1 });
     const body = { store_item_id: items['Business cards (250)'].id, quantity: 2 };
     expect((await send(agent, '/v1/store_orders', body)).status).toBe(422); // no card yet
     await connectCard(agent);
@@ -64,7 +64,7 @@ describe('store', () => {
     const none = await send(agent, '/v1/store_orders', { ...mailer, contacts_scope: { q: 'zzzz-nobody-zzzz' } });
     expect(none.status).toBe(422);
     const info = await agent.get('/v1/store_orders/agent_info');
-    expect(info.body).toMatchObject({ payment_info: { brand: 'visa', last4: '4242' }, orders_count: 2 });
+    expect(info.body).toMatchObject({ payment_info: { brand: 'visa', last4: '4242' }, orders_count: 3 });
   });
 
   it('admins list with filters, export CSV named with "order", read and set the status', async () => {
@@ -75,13 +75,13 @@ describe('store', () => {
     );
     expect(paid).toMatchObject({ item: { name: 'Business cards (250)' }, agent: { email: DEMO('agent') } });
     const all = await admin.get('/v1/admin/order_management?limit=10');
-    expect(all.body.meta.total_count).toBe(2);
-    const cards = await admin.get('/v1/admin/order_management?q=business');
+    expect(all.body.meta.total_count).toBe(3); // the two above and the demo's declined order
+    const cards = await admin.get('/v1/admin/order_management?q=business&payment_status=succeeded');
     expect(cards.body.data.map((o: { id: number }) => o.id)).toEqual([orderId]);
     expect((await admin.get(`/v1/admin/order_management?q=${paid.number}`)).body.data).toHaveLength(1);
     expect((await admin.get('/v1/admin/order_management?admin_status=fulfilled')).body.data).toHaveLength(0);
     expect((await admin.get('/v1/admin/order_management?admin_status=lost')).status).toBe(422);
-    const csv = await admin.get('/v1/admin/order_management/export.csv?q=business');
+    const csv = await admin.get('/v1/admin/order_management/export.csv?q=business&payment_status=succeeded');
     expect(csv.status).toBe(200);
     expect(String(csv.headers['content-disposition'])).toMatch(/filename="orders-\d{4}-\d{2}-\d{2}\.csv"/);
     expect(csv.body).toContain('Business cards (250)');
