@@ -47,10 +47,14 @@ test('an unpaid account is sent to /billing, pays by card and lands in the app',
 
   await page.getByRole('link', { name: 'Choose a plan' }).click();
   await expect(page.getByRole('heading', { name: 'Choose a plan' })).toBeVisible();
-  await page.getByRole('radio', { name: 'Agency', exact: true }).check();
+  const radio = (name: string) => page.getByRole('radio', { name, exact: true });
+  await expect(radio('Professional')).toBeChecked();
+  await radio('Agency').click();
   await expect(page).toHaveURL(/plan=agency/);
-  await page.getByRole('radio', { name: 'Professional', exact: true }).check();
+  await expect(radio('Agency')).toBeChecked();
+  await radio('Professional').click();
   await expect(page).toHaveURL(/plan=professional/);
+  await expect(radio('Professional')).toBeChecked();
   await noAxeFindings(page, 'billing plan');
   await shotBoth(page, 'billing-plan');
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -88,4 +92,66 @@ test('an unpaid account is sent to /billing, pays by card and lands in the app',
   await expect(history.getByText('•••• 4242')).toBeVisible();
   await noAxeFindings(page, 'billing paid');
   await shotBoth(page, 'billing-paid');
+});
+
+test('an agent orders from the store and an admin refunds part of the order', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, 'agent@demo.harbor.test');
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/billing/update');
+  await field(page, 'Card number').fill('4242 4242 4242 4242');
+  await field(page, 'Expiry \\(MM/YY\\)').fill('12/34');
+  await field(page, 'Security code').fill('123');
+  await page.getByRole('button', { name: 'Save card' }).click();
+  await expect(page).toHaveURL(/\/billing$/);
+
+  await page.goto('/store');
+  await expect(page.getByRole('heading', { name: 'Store' })).toBeVisible();
+  await expect(page.getByText(/Paid with Visa ending in 4242/)).toBeVisible();
+  await noAxeFindings(page, 'store');
+  await shotBoth(page, 'store');
+  await page.getByRole('button', { name: 'Order Business cards (250)' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Order Business cards (250)' });
+  await dialog.getByLabel('Quantity').fill('2');
+  await expect(dialog.getByText('Total: $78.00')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Pay $78.00' }).click();
+  await expect(page.getByText(/Order SO-\d+ placed: \$78\.00/)).toBeVisible();
+  await signOut(page, 'Angela Diaz');
+
+  await signIn(page, 'admin@demo.harbor.test');
+  await expect(page).toHaveURL(/\/$/);
+  // Paid once the processor's webhook lands.
+  await expect
+    .poll(
+      async () =>
+        (await api<{ data: Array<{ payment_status: string }> }>(page, 'GET', '/v1/admin/order_management')).data.map(
+          (o) => o.payment_status,
+        ),
+      { timeout: 30_000 },
+    )
+    .toContain('succeeded');
+  await page.goto('/admin/orders');
+  const table = page.getByRole('table', { name: 'Orders' });
+  await expect(table.getByText('Paid', { exact: true })).toBeVisible();
+  await noAxeFindings(page, 'admin orders');
+  await shotBoth(page, 'admin-orders');
+  const number = (await table.locator('tbody tr').first().locator('td').first().textContent())!.trim();
+  await page.getByRole('button', { name: `Refund ${number}` }).click();
+  const refund = page.getByRole('dialog', { name: `Refund ${number}` });
+  await expect(refund.getByText('Left to refund: $78.00.')).toBeVisible();
+  await refund.getByLabel('Amount to refund ($)').fill('80.00');
+  await expect(refund.getByText('Enter an amount up to $78.00, in dollars and cents.')).toBeVisible();
+  await expect(refund.getByRole('button', { name: /^Refund/ })).toBeDisabled();
+  await refund.getByLabel('Amount to refund ($)').fill('30.00');
+  await noAxeFindings(page, 'admin refund');
+  await page.screenshot({ path: `${SHOTS}/money-admin-refund-1280.png`, fullPage: true });
+  await refund.getByRole('button', { name: 'Refund $30.00' }).click();
+  await expect(refund).toBeHidden();
+  await expect(table.getByText('Partly refunded ($30.00 refunded)')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Search' }).fill(number);
+  await page.getByRole('textbox', { name: 'Search' }).press('Enter');
+  await expect(page).toHaveURL(new RegExp(`q=${number}`));
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await shotBoth(page, 'admin-orders-refunded');
 });

@@ -54,6 +54,8 @@ const SsoPage = lazyNamed(() => import('./pages/admin/SsoPage'), 'SsoPage');
 const UsersPage = lazyNamed(() => import('./pages/admin/UsersPage'), 'UsersPage');
 const BillingPage = lazyNamed(() => import('./pages/BillingPage'), 'BillingPage');
 const MaxPlusPage = lazyNamed(() => import('./pages/billing/MaxPlusPage'), 'MaxPlusPage');
+const StorePage = lazyNamed(() => import('./pages/store/StorePage'), 'StorePage');
+const AdminOrdersPage = lazyNamed(() => import('./pages/store/AdminOrdersPage'), 'AdminOrdersPage');
 const CalendarPage = lazyNamed(() => import('./pages/calendar/CalendarPage'), 'CalendarPage');
 const ContactDetailPage = lazyNamed(() => import('./pages/contacts/ContactDetailPage'), 'ContactDetailPage');
 const ContactsPage = lazyNamed(() => import('./pages/contacts/ContactsPage'), 'ContactsPage');
@@ -149,6 +151,7 @@ export function createAppRouter() {
                 { path: '/account/profile', element: page(ProfilePage) },
                 { path: '/billing/*', element: page(BillingPage) },
                 { path: '/max-plus', element: page(MaxPlusPage) },
+                { path: '/store', element: page(StorePage) },
                 { path: '/contacts', element: page(ContactsPage) },
                 { path: '/contacts/transfers', element: page(TransfersPage) },
                 { path: '/team', element: page(TeamPage) },
@@ -179,6 +182,7 @@ export function createAppRouter() {
                     { path: '/admin/email-management/new', element: page(EmailTemplatePage) },
                     { path: '/admin/email-management/:id', element: page(EmailTemplatePage) },
                     { path: '/admin/campaign-triggers', element: page(CampaignTriggersPage) },
+                    { path: '/admin/orders', element: page(AdminOrdersPage) },
                   ],
                 },
                 { path: '/contacts/imports', element: page(ImportsPage) },

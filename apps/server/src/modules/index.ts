@@ -20,6 +20,7 @@ import { quickFiltersModule } from './quick-filters/routes.js';
 import { sessionModule } from './session/routes.js';
 import { smsModule } from './sms/module.js';
 import { soaModule } from './soa/routes.js';
+import { storeModule } from './store/routes.js';
 import { tagsModule } from './tags/routes.js';
 import { transfersModule } from './transfers/routes.js';
 import type { Module } from './types.js';
@@ -50,6 +51,7 @@ export const modules: Module[] = [
   usagePlansModule,
   accountModule,
   maxPlusModule,
+  storeModule,
   consentModule,
   broadcastsModule,
   campaignTriggersModule,

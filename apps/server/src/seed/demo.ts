@@ -19,6 +19,7 @@ import { seedDemoLookups } from './demo-lookups.js';
 import { seedDemoPlans } from './demo-plans.js';
 import { seedDemoRecords } from './demo-records.js';
 import { seedDemoSms } from './demo-sms.js';
+import { seedDemoStore } from './demo-store.js';
 
 export const DEMO_PASSWORD = 'harbor-demo-2026';
 
@@ -150,6 +151,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
     });
     for (const c of [insurance, recruiting]) await seedDemoEmail(t, c.id);
     await seedDemoSms(t, insurance.id, 'agent@demo.harbor.test', '18135550100');
+    await seedDemoStore(t, insurance.id, recruiting.id);
   });
   return true;
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, DEMO, signIn, type TestApp } from '../../../test/harness.js';
 import { deliverWebhooks, idem, send, userId } from '../usage-plans/route-test-kit.js';
 import { checkLedger } from '../wallet/verify.js';
+import { renewDue } from './renewal.js';
 import { connectCard, eventually, nextYear } from './test-kit.js';
 
 let t: TestApp;
@@ -128,6 +129,31 @@ describe('account billing', () => {
     const resume = await send(c, '/v1/accounts/update_plan', { plan: 'agency' });
     expect(resume.status).toBe(200);
     expect(resume.body.info.subscription.status).toBe('active');
+  });
+
+  it('renews a plan whose month is over on the card on file; a cancelled one ends and the person is unpaid', async () => {
+    const c = await signIn(t.app, DEMO('agent'));
+    const u = await userId(t, DEMO('agent'));
+    const past = sql`update account_subscriptions set current_period_end = now() - interval '1 minute' where user_id = ${u.id}`;
+    await t.database.db.execute(past);
+    const first = await renewDue(t.deps);
+    expect(first.charged).toBe(1);
+    expect((await renewDue(t.deps)).charged).toBeLessThanOrEqual(1); // a rerun before the webhook charges nothing more
+    const info = await eventually(
+      async () => (await c.get('/v1/accounts/info')).body,
+      (b) => new Date(b.info.subscription.current_period_end) > new Date(),
+      'renewal',
+    );
+    expect(info.info).toMatchObject({ paid: true, subscription: { status: 'active', plan: 'agency' } });
+    expect(await charges(DEMO('agent'))).toBe(2);
+    expect((await c.get('/v1/accounts/history')).body.data[0]).toMatchObject({ amount: 9900, status: 'succeeded' });
+    expect((await c.put('/v1/accounts/cancel_subscription')).status).toBe(200);
+    await t.database.db.execute(past);
+    expect((await renewDue(t.deps)).ended).toBe(1);
+    const after = (await c.get('/v1/accounts/info')).body;
+    expect(after.info).toMatchObject({ paid: false, subscription: { status: 'ended' } });
+    expect((await c.get('/v1/users/me')).body['paid_user?']).toBe(false);
+    expect(await charges(DEMO('agent'))).toBe(2);
   });
 
   it('a declined card leaves the person unpaid and says why', async () => {

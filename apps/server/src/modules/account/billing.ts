@@ -13,6 +13,7 @@ import type { Db } from '../../platform/db/client.js';
 import type { Deps } from '../../platform/deps.js';
 import { conflict, HttpError, invalid } from '../../platform/http/errors.js';
 import { type ChargeRow, cardOnFile, onCharge, presentCharge, requireCard, startCharge } from './charges.js';
+import { endAccountPlans } from './renewal.js';
 
 export const planList = () =>
   (Object.keys(ACCOUNT_PLANS) as AccountPlanId[]).map((id) => ({
@@ -211,9 +212,10 @@ onCharge('account_plan', {
   },
   async failed(tx, charge, message) {
     await tx.execute(
-      sql`update account_subscriptions set status = case when status = 'pending' then 'failed' else 'ended' end,
-            failure_message = ${message}, updated_at = now()
-          where charge_id = ${charge.id} and status in ('pending', 'active')`,
+      sql`update account_subscriptions set status = 'failed', failure_message = ${message}, updated_at = now()
+          where charge_id = ${charge.id} and status = 'pending'`,
     );
+    // A renewal that failed: the plan ends and the person is unpaid.
+    await endAccountPlans(tx, sql`charge_id = ${charge.id} and status = 'active'`);
   },
 });

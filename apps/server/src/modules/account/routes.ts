@@ -15,6 +15,7 @@ import { authOf } from '../../platform/http/pipeline.js';
 import type { Module } from '../types.js';
 import { accountInfo, billingHistory, cancelPlan, connectCard, planList, updatePlan } from './billing.js';
 import { CHARGE_PURPOSE, handleChargeEvent } from './charges.js';
+import { RENEW_JOB, renewDue } from './renewal.js';
 
 const tags = ['account'];
 const self = { access: 'account.self' as const };
@@ -26,6 +27,8 @@ export const accountModule: Module = {
     const deps = scope.deps;
     const db = deps.database.db;
     deps.payments.onEvent(CHARGE_PURPOSE, (type, object, tx) => handleChargeEvent(deps, type, object, tx));
+    deps.jobs.register(RENEW_JOB, async () => void (await renewDue(deps)), { concurrency: 1 });
+    deps.schedules.add({ name: RENEW_JOB, cron: '*/5 * * * *' });
 
     app.get(
       '/v1/accounts/info',

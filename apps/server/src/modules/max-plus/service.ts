@@ -14,6 +14,7 @@ import type { Deps } from '../../platform/deps.js';
 import { HttpError, invalid } from '../../platform/http/errors.js';
 import { reachableIds, reachCondition } from '../../platform/reach.js';
 import { type ChargeRow, onCharge, presentCharge, requireCard, startCharge } from '../account/charges.js';
+import { endMaxPlus } from '../account/renewal.js';
 
 type Row = Record<string, unknown>;
 const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
@@ -172,8 +173,8 @@ onCharge('max_plus', {
   async paid(tx, charge) {
     const res = await tx.execute<{ user_id: number; plan: string }>(
       sql`update max_plus_subscriptions set status = 'active', updated_at = now(),
-            current_period_end = now() + interval '1 month'
-          where charge_id = ${charge.id} and status = 'pending' returning user_id, plan`,
+            current_period_end = greatest(coalesce(current_period_end, now()), now()) + interval '1 month'
+          where charge_id = ${charge.id} and status in ('pending', 'active') returning user_id, plan`,
     );
     for (const plan of new Set(res.rows.map((r) => r.plan))) {
       const ids = res.rows.filter((r) => r.plan === plan).map((r) => Number(r.user_id));
@@ -189,5 +190,7 @@ onCharge('max_plus', {
       sql`update max_plus_subscriptions set status = 'failed', failure_message = ${message}, updated_at = now()
           where charge_id = ${charge.id} and status = 'pending'`,
     );
+    // A renewal that failed: Max Plus ends.
+    await endMaxPlus(tx, sql`charge_id = ${charge.id} and status = 'active'`);
   },
 });

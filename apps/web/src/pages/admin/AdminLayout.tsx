@@ -23,6 +23,7 @@ export const ADMIN_PAGES: { to: string; label: string; permission: Permission }[
   { to: '/admin/plans/dialer', label: 'Dialer plans', permission: 'plans.admin' },
   { to: '/admin/email-management', label: 'Email templates', permission: 'admin.manage' },
   { to: '/admin/campaign-triggers', label: 'Campaign triggers', permission: 'admin.manage' },
+  { to: '/admin/orders', label: 'Orders', permission: 'orders.manage' },
 ];
 
 export function AdminLayout() {

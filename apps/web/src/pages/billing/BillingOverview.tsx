@@ -168,6 +168,10 @@ export function BillingOverview() {
         <Anchor component={Link} to="/max-plus">
           Max Plus
         </Anchor>
+        ,{' '}
+        <Anchor component={Link} to="/store">
+          the store
+        </Anchor>
         . You can also update your account in your{' '}
         <Anchor component={Link} to="/account/profile">
           profile

@@ -19,6 +19,9 @@ import {
 
 export type { GroupView, ListState } from './listUrlState';
 
+/** Session storage key of the latest contacts search (its scope, as JSON). */
+export const STORED_SEARCH_KEY = 'harbor.contacts.search';
+
 /** The last page a page number reaches; deeper pages go by cursor (the server refuses deeper OFFSETs). */
 export const lastNumberedPage = (size: number) => Math.floor(CONTACTS_MAX_OFFSET / size) + 1;
 
@@ -63,6 +66,16 @@ export function useContactsList() {
       listContacts({ ...scope, limit: state.size, page: state.page, cursor: state.cursor }, signal),
     placeholderData: keepPreviousData,
   });
+
+  // The stored contacts search: what the store orders a mailer for (contacts_scope), read by pages/store.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scopeKey is the scope's identity
+  useEffect(() => {
+    try {
+      sessionStorage.setItem(STORED_SEARCH_KEY, JSON.stringify(scope));
+    } catch {
+      /* storage full or off: the store then offers every contact */
+    }
+  }, [scopeKey]);
 
   const selection: Selection = allMatching ? { all: true, contacts_scope: scope } : { ids: [...selected] };
   const meta = query.data?.meta;
