@@ -17,7 +17,7 @@ export const SOA_STATUS_LABELS: Record<SoaStatus, string> = {
   expired: 'Expired',
 };
 /** How the agent sends the link: by email through Harbor, or copied into a message of their own. */
-export const SOA_CHANNELS = ['email', 'link'] as const;
+export const SOA_CHANNELS = ['email', 'sms', 'link'] as const;
 /** Days a sent link stays open for signing. */
 export const SOA_LINK_DAYS = 14;
 /** The drawn signature: a PNG data URL, at most this many characters (about 150 kB of image). */

@@ -1,11 +1,12 @@
 /**
- * SOA requests for agents (routes.md `medicare`): send one to a contact (by email through Harbor, or a link to copy),
+ * SOA requests for agents (routes.md `medicare`): send one to a contact (by email or text through Harbor, or a link to copy),
  * list, open, complete and reject them; and the agent's Medicare registration. A caller sees their own requests and
  * those of users they reach. The public half (the beneficiary's page) is public-routes.ts.
  */
 import {
   MedicareRegisteredBody,
   MedicareRegistration,
+  normalizePhone,
   SOA_LINK_DAYS,
   SOA_PRODUCT_LABELS,
   SoaListQuery,
@@ -27,6 +28,7 @@ import { companyRowResolver } from '../../platform/tenancy.js';
 import { findVisibleContactById } from '../contacts/access.js';
 import { recordContactEvent } from '../contacts/events.js';
 import { rowsOf } from '../contacts/list-scope.js';
+import { sendText } from '../sms/send.js';
 import type { Module } from '../types.js';
 import { registerSoaPublicRoutes } from './public-routes.js';
 import { loadSoa, presentSoa, type Raw, soaLink, soaSelect, statusSql, visibleSql } from './queries.js';
@@ -69,7 +71,7 @@ export const soaModule: Module = {
         config,
         schema: {
           tags,
-          summary: 'Send a scope-of-appointment request to a contact (by email, or a link to copy)',
+          summary: 'Send a scope-of-appointment request to a contact (by email, by text, or a link to copy)',
           body: SoaRequestBody,
           response: { 201: SoaRequest },
         },
@@ -80,7 +82,21 @@ export const soaModule: Module = {
         if (!contact || contact.deletedAt) throw invalid('contact_id', 'is not a contact you can see');
         if (req.body.channel === 'email' && !contact.email)
           throw invalid('channel', 'the contact has no email address');
+        const phone = contact.phone ? normalizePhone(contact.phone) : null;
+        if (req.body.channel === 'sms' && !phone) throw invalid('channel', 'the contact has no mobile number');
         const token = newToken();
+        // By text the message goes first, through every check a text has (consent, line type, plan, sender number,
+        // wallet): a refused text answers its 4xx and no request is recorded as sent.
+        if (req.body.channel === 'sms' && phone) {
+          const link = soaLink(appConfig.appUrl, auth.company.domainName, token);
+          await sendText(scope.deps, {
+            companyId: auth.company.id,
+            userId: auth.user.id,
+            contactId: contact.id,
+            phone,
+            body: `${`${auth.user.firstName} ${auth.user.lastName}`.trim()} asks you to choose what to discuss at your Medicare appointment (Scope of Appointment). Sign here, valid ${SOA_LINK_DAYS} days: ${link}`,
+          });
+        }
         const id = await db.transaction(async (tx) => {
           const [row] = await tx
             .insert(soaRequests)
@@ -91,7 +107,7 @@ export const soaModule: Module = {
               tokenHash: hashToken(token),
               tokenSealed: secrets.seal(token),
               channel: req.body.channel,
-              sentTo: req.body.channel === 'email' ? contact.email : null,
+              sentTo: req.body.channel === 'email' ? contact.email : req.body.channel === 'sms' ? phone : null,
               productsOffered: req.body.products_offered ?? [],
               expiresAt: new Date(Date.now() + SOA_LINK_DAYS * 86_400_000),
             })

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createTestApp, DEMO, RECRUIT, signIn, type TestApp, waitForMail } from '../../../test/harness.js';
 import { newContact } from '../contacts/test-helpers.js';
+import { grantPlan } from '../usage-plans/test-helpers.js';
+import { balance, topUp } from '../wallet/test-helpers.js';
 
 let t: TestApp;
 let agent: Client;
@@ -144,6 +146,44 @@ describe('sending and signing', () => {
     const refused = await agent.post('/v1/users/soa_requests', { contact_id: without.id, channel: 'email' });
     expect(refused.status).toBe(422);
     expect(refused.body.errors.channel).toBeDefined();
+  });
+
+  it('texts the link when sent by text (paid like any text); no mobile or an opt-out refuses it and records nothing', async () => {
+    const [me] = await q<{ id: number; company_id: number }>('select id, company_id from users where email = $1', [
+      DEMO('agent'),
+    ]);
+    await grantPlan(t.database.db, { companyId: me.company_id, userId: me.id, product: 'sms', allocation: 50 });
+    await topUp(agent, 1_000);
+    const before = await balance(agent);
+    const mobile = await newContact(agent, { first_name: 'Text', last_name: 'Able', phone: '1-813-555-0177' });
+    const res = await agent.post('/v1/users/soa_requests', { contact_id: mobile.id, channel: 'sms' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ channel: 'sms', sent_to: '18135550177' });
+    const texts = await q<{ body: string }>('select body from sms_messages where contact_id = $1', [mobile.id]);
+    expect(texts).toHaveLength(1);
+    expect(texts[0].body).toContain(res.body.link);
+    expect(texts[0].body).toMatch(/^Angela Diaz asks/);
+    expect(await balance(agent)).toBeLessThan(before);
+
+    const count = async (contactId: number) =>
+      (await q('select 1 from soa_requests where contact_id = $1', [contactId])).length;
+    const noPhone = await newContact(agent, { first_name: 'No', last_name: 'Phone' });
+    const refused = await agent.post('/v1/users/soa_requests', { contact_id: noPhone.id, channel: 'sms' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.channel).toBeDefined();
+    expect(await count(noPhone.id)).toBe(0);
+
+    const optedOut = await newContact(agent, { first_name: 'Opted', last_name: 'Out', phone: '1-813-555-0178' });
+    await q(
+      `insert into contact_consents (contact_id, channel, sender_id, company_id, status, source)
+       values ($1, 'sms', 0, $2, 'opted_out', 'agent')`,
+      [optedOut.id, me.company_id],
+    );
+    const blocked = await agent.post('/v1/users/soa_requests', { contact_id: optedOut.id, channel: 'sms' });
+    expect(blocked.status).toBe(422);
+    expect(blocked.body.errors.message_to[0]).toMatch(/opted out/);
+    expect(await count(optedOut.id)).toBe(0);
+    expect(await q('select 1 from sms_messages where contact_id = $1', [optedOut.id])).toHaveLength(0);
   });
 });
 

@@ -2,7 +2,10 @@
  * Send a scope-of-appointment request: pick the contact (or come with one), the products to offer, and how it goes
  * out (Harbor emails the link, or the agent copies it into a message of their own). The link is shown once sent.
  */
-import { SOA_PRODUCT_LABELS, SOA_PRODUCTS, type SoaProduct, type SoaRequest } from '@harbor/shared';
+import { formatPhone, SOA_PRODUCT_LABELS, SOA_PRODUCTS, type SoaProduct, type SoaRequest } from '@harbor/shared';
+
+type SoaChannel = SoaRequest['channel'];
+
 import {
   Alert,
   Button,
@@ -42,7 +45,7 @@ export function SendSoaModal({
 function SendSoaForm({ contact: given, onClose }: { contact: PickedContact | null; onClose: () => void }) {
   const qc = useQueryClient();
   const [contact, setContact] = useState<PickedContact | null>(given);
-  const [channel, setChannel] = useState<'link' | 'email'>('link');
+  const [channel, setChannel] = useState<SoaChannel>('link');
   const [products, setProducts] = useState<string[]>(DEFAULT_OFFER);
   const [sent, setSent] = useState<SoaRequest | null>(null);
   const send = useMutation({
@@ -58,7 +61,9 @@ function SendSoaForm({ contact: given, onClose }: { contact: PickedContact | nul
         <Text>
           {channel === 'email'
             ? `Harbor is emailing the link to ${sent.sent_to}. You can also copy it:`
-            : `Copy this link into a message to ${sent.contact.name}:`}
+            : channel === 'sms'
+              ? `Harbor texted the link to ${formatPhone(sent.sent_to ?? '')}. You can also copy it:`
+              : `Copy this link into a message to ${sent.contact.name}:`}
         </Text>
         <Group gap="xs" wrap="nowrap" align="flex-end">
           <TextInput label="Signing link" value={sent.link ?? ''} readOnly style={{ flex: 1 }} />
@@ -106,10 +111,11 @@ function SendSoaForm({ contact: given, onClose }: { contact: PickedContact | nul
           <SegmentedControl
             aria-labelledby="soa-channel"
             value={channel}
-            onChange={(v) => setChannel(v as 'link' | 'email')}
+            onChange={(v) => setChannel(v as SoaChannel)}
             data={[
               { value: 'link', label: 'Link to copy' },
               { value: 'email', label: 'Email' },
+              { value: 'sms', label: 'Text' },
             ]}
           />
         </div>

@@ -4,6 +4,7 @@
  * completes or is rejected there.
  */
 import {
+  formatPhone,
   SOA_PRODUCT_LABELS,
   SOA_STATUS_LABELS,
   SOA_STATUSES,
@@ -113,7 +114,12 @@ export function SoaRequestsPage() {
                   <Table.Td>
                     <Text size="sm">{dateTimeLabel(s.created_at, zone)}</Text>
                     <Text size="xs" c="dimmed">
-                      {s.channel === 'email' ? `Email to ${s.sent_to}` : 'Link'} · {s.user.name}
+                      {s.channel === 'email'
+                        ? `Email to ${s.sent_to}`
+                        : s.channel === 'sms'
+                          ? `Text to ${formatPhone(s.sent_to ?? '')}`
+                          : 'Link'}{' '}
+                      · {s.user.name}
                     </Text>
                   </Table.Td>
                   <Table.Td>{s.signed_at ? dateTimeLabel(s.signed_at, zone) : '—'}</Table.Td>
