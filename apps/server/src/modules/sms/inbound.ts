@@ -86,14 +86,16 @@ export function inboundHandler(deps: Deps) {
     const to = digits(p.To);
     const [n] = await rowsOf<{ company_id: number; user_id: number | null }>(
       tx,
-      sql`select company_id, user_id from sms_numbers where phone = ${to} and released_at is null`,
+      sql`select company_id::int as company_id, user_id::int as user_id from sms_numbers where phone = ${to} and released_at is null`,
     );
     if (!n) return; // not one of our numbers (released): nothing to file it under
     const companyId = Number(n.company_id);
     // The contact with this number: the number owner's own first, then the most recently changed.
+    // Ids cast to int: the PostgreSQL server's driver hands bigint columns over as strings (PGlite as numbers), and
+    // the live message's schema, like the user ids it is published to, wants numbers.
     const [c] = await rowsOf<{ id: number; owner_id: number | null; name: string }>(
       tx,
-      sql`select id, owner_id, trim(first_name || ' ' || last_name) as name from contacts
+      sql`select id::int as id, owner_id::int as owner_id, trim(first_name || ' ' || last_name) as name from contacts
         where company_id = ${companyId} and deleted_at is null and (phone = ${from} or secondary_phone = ${from})
         order by (owner_id is not distinct from ${n.user_id}) desc, updated_at desc limit 1`,
     );

@@ -113,13 +113,17 @@ export function publishSms(
   const ids = [...new Set(userIds.filter((x): x is number => typeof x === 'number' && x > 0))];
   if (!ids.length) return;
   const attempt = (n: number) =>
-    setTimeout(() => {
-      void (async () => {
-        const message = (await build()) as LiveMessage<typeof SMS_CHANNEL> | null;
-        // Not committed yet (the webhook's transaction): look again shortly.
-        if (!message) return n < 20 ? attempt(n + 1) : undefined;
-        for (const id of ids) await publishLive(deps.bus, SMS_CHANNEL, smsStream(id), message);
-      })().catch(() => undefined);
-    }, 50);
+    setTimeout(
+      () => {
+        void (async () => {
+          const message = (await build()) as LiveMessage<typeof SMS_CHANNEL> | null;
+          // Not committed yet (the webhook's transaction): look again, for up to ~25 s. A loaded machine or a queued
+          // job can hold the commit well past a second, and a reply the inbox never hears of is a lost reply.
+          if (!message) return n < 60 ? attempt(n + 1) : undefined;
+          for (const id of ids) await publishLive(deps.bus, SMS_CHANNEL, smsStream(id), message);
+        })().catch(() => undefined);
+      },
+      n < 10 ? 50 : 500,
+    );
   attempt(0);
 }

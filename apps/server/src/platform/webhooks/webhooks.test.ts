@@ -128,15 +128,17 @@ describe('POST /v1/webhooks/{provider}', () => {
 
   it('checks Twilio callbacks with the real signature over the public URL, deduplicated on SID and status', async () => {
     const seen: string[] = [];
-    t.deps.webhooks.register(
-      twilioProvider({
+    // Under a name of its own: the texting area already registers the app's `twilio` provider.
+    t.deps.webhooks.register({
+      ...twilioProvider({
         authToken: 'tw-token',
         handle: async (e) => {
           seen.push(e.id);
         },
       }),
-    );
-    const path = '/v1/webhooks/twilio/sms-status';
+      name: 'twilio-check',
+    });
+    const path = '/v1/webhooks/twilio-check/sms-status';
     const url = `${t.deps.config.appUrl}${path}`;
     const send = (params: Record<string, string>, signUrl = url) =>
       post(path, new URLSearchParams(params).toString(), {
@@ -150,7 +152,7 @@ describe('POST /v1/webhooks/{provider}', () => {
     expect(res.body).toContain('<Response></Response>');
     await send(sent);
     await send({ ...sent, MessageStatus: 'delivered' });
-    expect((await send(sent, 'https://elsewhere.test/v1/webhooks/twilio/sms-status')).statusCode).toBe(401);
+    expect((await send(sent, 'https://elsewhere.test/v1/webhooks/twilio-check/sms-status')).statusCode).toBe(401);
     await settle();
     expect(seen.sort()).toEqual(['SM9:delivered', 'SM9:sent']);
   });
