@@ -30,13 +30,14 @@ test('an unpaid account is sent to /billing, pays by card and lands in the app',
   const users = await api<{ data: Array<{ id: number; email: string }> }>(
     page,
     'GET',
-    '/v1/admin/users?q=telemarketer',
+    '/v1/admin/users?q=district_manager',
   );
-  const tyler = users.data.find((u) => u.email === 'telemarketer@demo.harbor.test')!;
-  await api(page, 'POST', `/v1/admin/users/${tyler.id}/paid_membership`, { paid: false });
+  // Dennis Hale: a demo user no other flow signs in as (the password-reset flow changes Tyler's password).
+  const dennis = users.data.find((u) => u.email === 'district_manager@demo.harbor.test')!;
+  await api(page, 'POST', `/v1/admin/users/${dennis.id}/paid_membership`, { paid: false });
   await signOut(page, 'Alicia Grant');
 
-  await signIn(page, 'telemarketer@demo.harbor.test');
+  await signIn(page, 'district_manager@demo.harbor.test');
   await expect(page).toHaveURL(/\/billing$/);
   await expect(page.getByText('Your account is not active')).toBeVisible();
   // The guard keeps them on billing pages.
