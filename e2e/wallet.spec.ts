@@ -171,7 +171,7 @@ test('a manager allocates to two agents picked by name and reclaims from one', a
   await openWallet(page);
 
   const section = page.getByRole('region', { name: 'Allocate to your team' });
-  const people = section.getByRole('textbox', { name: 'People' });
+  const people = section.getByRole('combobox', { name: 'People' });
   const pick = async (name: string) => {
     await people.click();
     await people.fill(name.split(' ')[0]!);
