@@ -57,6 +57,12 @@ async function openWallet(page: Page) {
   await expect(page.getByTestId('wallet-balance')).toBeVisible();
 }
 
+/** A full-page screenshot from the top: taken while scrolled, the fixed header would be drawn mid-page. */
+async function shot(page: Page, name: string) {
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.screenshot({ path: `${SHOTS}/wallet-${name}.png`, fullPage: true });
+}
+
 async function noAxeFindings(page: Page, where: string) {
   expect(await axeFindings(page, where)).toEqual([]);
 }
@@ -93,7 +99,7 @@ test('an agent tops up with the test card, sees the receipt and downloads the in
   await expect(details.getByText('Visa •••• 4242')).toBeVisible();
   await expect(page.getByTestId('receipt-balance')).toHaveText(usd(before + 3_750));
   await noAxeFindings(page, 'wallet receipt');
-  await page.screenshot({ path: `${SHOTS}/wallet-receipt-1280.png`, fullPage: true });
+  await shot(page, 'receipt-1280');
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),
@@ -109,11 +115,11 @@ test('an agent tops up with the test card, sees the receipt and downloads the in
   await expect(transactions.getByText(/^Wallet flow top-up/)).toBeVisible();
   await expect(page.getByRole('link', { name: /^PDF of invoice .+$/ }).first()).toBeVisible();
   await noAxeFindings(page, 'wallet after top-up');
-  await page.screenshot({ path: `${SHOTS}/wallet-agent-1280.png`, fullPage: true });
+  await shot(page, 'agent-1280');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(700); // the navigation bar's slide to the phone layout
   await noAxeFindings(page, 'wallet at 390 px');
-  await page.screenshot({ path: `${SHOTS}/wallet-agent-390.png`, fullPage: true });
+  await shot(page, 'agent-390');
 });
 
 test('an agent turns on auto-refill and the setting survives a reload', async ({ page }) => {
@@ -189,7 +195,7 @@ test('a manager allocates to two agents picked by name and reclaims from one', a
   );
   await expect(page.getByTestId('wallet-balance')).toHaveText(usd(start - 2_400));
   await noAxeFindings(page, 'wallet allocate');
-  await page.screenshot({ path: `${SHOTS}/wallet-allocate-1280.png`, fullPage: true });
+  await shot(page, 'allocate-1280');
 
   // Reclaim part of it from one of them: Angela (picked last) is taken off with Backspace in the empty search.
   await people.click();
@@ -214,5 +220,5 @@ test('a manager allocates to two agents picked by name and reclaims from one', a
   await expect(rows.nth(1)).toContainText('Allocated to 2 people');
   await expect(rows.nth(1)).toContainText('-$24.00');
   await noAxeFindings(page, 'wallet after reclaim');
-  await page.screenshot({ path: `${SHOTS}/wallet-manager-1280.png`, fullPage: true });
+  await shot(page, 'manager-1280');
 });
