@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   cardBrand,
+  cardBrandLabel,
   cvcValid,
   formatCardNumber,
   formatUsd,
@@ -45,6 +46,11 @@ describe('cards', () => {
     expect(formatCardNumber('378282246310005')).toBe('3782 822463 10005');
     expect(maskedCard('4242')).toBe('•••• 4242');
     expect(maskedCard(null)).toBe('N/A');
+    // The processor names brands in lower case; people see the brand's own spelling.
+    expect(cardBrandLabel('visa')).toBe('Visa');
+    expect(cardBrandLabel('amex')).toBe('American Express');
+    expect(cardBrandLabel('unionpay')).toBe('unionpay');
+    expect(cardBrandLabel(null)).toBe('Card');
   });
 
   it('takes an expiry month of 01-12 that has not passed', () => {

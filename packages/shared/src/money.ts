@@ -33,6 +33,10 @@ export const CARD_BRAND_LABELS: Record<CardBrand, string> = {
   discover: 'Discover',
 };
 
+/** How a card's brand is shown ('visa' -> 'Visa'); one we do not know as the processor names it; none as 'Card'. */
+export const cardBrandLabel = (brand: string | null | undefined) =>
+  brand ? (CARD_BRAND_LABELS[brand as CardBrand] ?? brand) : 'Card';
+
 export const cardDigits = (text: string) => text.replace(/[\s-]/g, '');
 
 /** The brand from the number's leading digits (IIN ranges), or null. */

@@ -6,6 +6,7 @@
  */
 import {
   type AnalyticsQuery,
+  cardBrandLabel,
   USAGE_PRICES,
   type UsageType,
   type WalletAnalytics,
@@ -35,7 +36,7 @@ function describe(kind: WalletTransactionKind, amount: number, description: stri
         : `Reclaimed by ${details.by_name ?? 'a manager'}`;
     default: {
       const card = details.card_last4
-        ? ` (${String(details.card_brand ?? 'card')} ending in ${details.card_last4})`
+        ? ` (${cardBrandLabel(details.card_brand as string | null)} ending in ${details.card_last4})`
         : '';
       return `${description || (kind === 'auto_refill' ? 'Auto-refill' : 'Top-up')}${card}`;
     }

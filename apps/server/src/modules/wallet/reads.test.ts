@@ -46,7 +46,7 @@ describe('GET /v1/wallets/transaction_history', () => {
     expect(first.transactions[1]).toMatchObject({ kind: 'usage', amount: -2, description: 'Text to 1-555-123-0000' });
     const second = (await agent.get('/v1/wallets/transaction_history?page=2')).body;
     expect(second.transactions.map((x: { kind: string }) => x.kind)).toEqual(['usage', 'usage', 'usage', 'top_up']);
-    expect(second.transactions[3]).toMatchObject({ amount: 5_000, description: 'Test top-up (visa ending in 4242)' });
+    expect(second.transactions[3]).toMatchObject({ amount: 5_000, description: 'Test top-up (Visa ending in 4242)' });
   });
 
   it("filters by kind; 'all' is no filter; a bad filter or page is refused", async () => {

@@ -1,5 +1,5 @@
 /** Auto-refill: on or off, the threshold and the amount (defaults off, $10, $50), charged to the saved card. */
-import { formatUsd, maskedCard, parseUsd, WALLET_LIMITS, type WalletState } from '@harbor/shared';
+import { cardBrandLabel, formatUsd, maskedCard, parseUsd, WALLET_LIMITS, type WalletState } from '@harbor/shared';
 import { Alert, Button, Group, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -20,6 +20,9 @@ export function AutoRefill({ wallet }: { wallet: WalletState }) {
       updateSettings({ enabled, threshold: parseUsd(threshold)!, amount: parseUsd(amount)! }, newIdempotencyKey()),
     onSuccess: (next) => {
       qc.setQueryData(['wallet'], next);
+      // Show what was saved, as the server has it ("40" becomes "40.00").
+      setThreshold(dollars(next.auto_refill_settings.threshold));
+      setAmount(dollars(next.auto_refill_settings.amount));
       setErrors({});
     },
     onError: (err) => {
@@ -79,7 +82,7 @@ export function AutoRefill({ wallet }: { wallet: WalletState }) {
         </SimpleGrid>
         <Text size="sm" c="dimmed">
           {wallet.card
-            ? `Charged to the saved card ${wallet.card.brand} ${maskedCard(wallet.card.last4)}, once each time the balance drops below the threshold.`
+            ? `Charged to the saved card ${cardBrandLabel(wallet.card.brand)} ${maskedCard(wallet.card.last4)}, once each time the balance drops below the threshold.`
             : 'No card is saved yet: top up once with "Save this card for auto-refill" ticked.'}
         </Text>
         {save.isError && !(save.error instanceof ApiError) && (

@@ -3,7 +3,7 @@
  * (its signed webhook), a moment after the card form's answer, so the page waits for that, then shows the invoice.
  * The spec hides the chat popup here; the app has no chat popup yet, so there is nothing to hide.
  */
-import { CARD_BRAND_LABELS, type CardBrand, formatUsd, maskedCard } from '@harbor/shared';
+import { cardBrandLabel, formatUsd, maskedCard } from '@harbor/shared';
 import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
@@ -30,7 +30,7 @@ export function ReceiptPage() {
     refetchInterval: (q) => (q.state.data?.status === 'pending' ? 750 : false),
   });
   const p = payment.data;
-  const brand = p?.card_brand ? (CARD_BRAND_LABELS[p.card_brand as CardBrand] ?? p.card_brand) : null;
+  const brand = p?.card_brand ? cardBrandLabel(p.card_brand) : null;
   return (
     <Stack maw={560} gap="md">
       <PageHeading title="Receipt" section="Wallet" />

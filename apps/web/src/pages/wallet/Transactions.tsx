@@ -1,5 +1,6 @@
 /** Transactions (20 a page, filtered by kind; 'All' is no filter) and the invoices of card payments. */
 import {
+  cardBrandLabel,
   formatUsd,
   maskedCard,
   WALLET_TRANSACTION_KINDS,
@@ -11,6 +12,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { invoiceHistory, transactionHistory } from '../../api/wallet';
+
+const POSITIVE = 'light-dark(var(--mantine-color-teal-9), var(--mantine-color-teal-4))';
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short', hour12: true });
@@ -66,7 +69,11 @@ export function Transactions() {
                     <Text size="sm">{t.description}</Text>
                   </Group>
                 </Table.Td>
-                <Table.Td ta="right" c={t.amount > 0 ? 'teal.8' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                <Table.Td
+                  ta="right"
+                  // teal.8 on the striped rows was 3.7:1; teal.9 (light) and teal.4 (dark) pass AA in both themes.
+                  style={{ whiteSpace: 'nowrap', color: t.amount > 0 ? POSITIVE : undefined }}
+                >
                   {t.amount > 0 ? '+' : ''}
                   {formatUsd(t.amount)}
                 </Table.Td>
@@ -120,11 +127,11 @@ export function Invoices() {
               {inv.number} · {formatUsd(inv.amount)}
             </Text>
             <Text size="xs" c="dimmed">
-              {new Date(inv.paid_at).toLocaleDateString('en-US', { dateStyle: 'medium' })} · {inv.card_brand}{' '}
-              {maskedCard(inv.card_last4)}
+              {new Date(inv.paid_at).toLocaleDateString('en-US', { dateStyle: 'medium' })} ·{' '}
+              {cardBrandLabel(inv.card_brand)} {maskedCard(inv.card_last4)}
             </Text>
           </div>
-          <Anchor href={inv.download_url} download size="sm" aria-label={`Download invoice ${inv.number} (PDF)`}>
+          <Anchor href={inv.download_url} download size="sm" aria-label={`PDF of invoice ${inv.number}`}>
             PDF
           </Anchor>
         </Group>

@@ -3,7 +3,14 @@
  * kind filter, invoices, cost estimates and prices; allocation for managers and admins. Money is USD with two
  * decimals, 'N/A' when missing.
  */
-import { ANALYTICS_PERIODS, formatUsd, maskedCard, type WalletAnalytics, type WalletState } from '@harbor/shared';
+import {
+  ANALYTICS_PERIODS,
+  cardBrandLabel,
+  formatUsd,
+  maskedCard,
+  type WalletAnalytics,
+  type WalletState,
+} from '@harbor/shared';
 import { Alert, Center, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
@@ -103,7 +110,7 @@ function Summary({ wallet }: { wallet: WalletState }) {
           {refill.enabled ? `On: ${formatUsd(refill.amount)} when under ${formatUsd(refill.threshold)}` : 'Off'}
         </Text>
         <Text size="sm" c="dimmed">
-          {wallet.card ? `${wallet.card.brand} ${maskedCard(wallet.card.last4)}` : 'No saved card'}
+          {wallet.card ? `${cardBrandLabel(wallet.card.brand)} ${maskedCard(wallet.card.last4)}` : 'No saved card'}
         </Text>
       </Paper>
     </SimpleGrid>
@@ -134,11 +141,9 @@ export function WalletPage() {
             </Section>
             <Stack gap="md">
               <Section title="Auto-refill" id="wallet-auto-refill">
-                {/* Keyed by the saved values: a change elsewhere (a saved card) starts the form afresh. */}
-                <AutoRefill
-                  key={JSON.stringify([wallet.data.auto_refill_settings, wallet.data.card?.last4])}
-                  wallet={wallet.data}
-                />
+                {/* Keyed by the saved card: a card saved by a top-up starts the form afresh. Not by the settings, whose
+                    own save would otherwise remount the form and lose its "Auto-refill is on." confirmation. */}
+                <AutoRefill key={wallet.data.card?.last4 ?? 'no card'} wallet={wallet.data} />
               </Section>
               <Section title="Estimate a cost" id="wallet-estimate">
                 <Estimate />
