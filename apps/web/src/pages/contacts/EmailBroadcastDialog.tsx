@@ -3,10 +3,10 @@
  * removed and why (opted out, bounced, no email, ...), confirm, then watch it go out, with a cancel. One
  * Idempotency-Key per dialog: a second click (or a retried request) never sends twice.
  */
-import { BROADCAST_STATUS_LABELS, type Broadcast, type BroadcastPreview } from '@harbor/shared';
+import { BROADCAST_STATUS_LABELS, type Broadcast } from '@harbor/shared';
 import { Alert, Button, Group, List, Loader, NativeSelect, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import type { Selection } from '../../api/contacts-list';
 import { sendApi } from '../../api/email';
@@ -60,7 +60,19 @@ export function Progressing({ id, onClose }: { id: number; onClose: () => void }
   );
 }
 
-function PreviewSummary({ p }: { p: BroadcastPreview }) {
+/** Who a broadcast reaches and who is removed, and why; a channel adds its own lines (cost, quiet hours) as children. */
+export function PreviewSummary({
+  p,
+  children,
+}: {
+  p: {
+    receive: number;
+    total: number;
+    removed: Array<{ reason: string; label: string; count: number }>;
+    removed_sample: Array<{ name: string; label: string }>;
+  };
+  children?: ReactNode;
+}) {
   return (
     <Stack gap={4} aria-label="Who receives it">
       <Text fw={600}>
@@ -81,6 +93,7 @@ function PreviewSummary({ p }: { p: BroadcastPreview }) {
           </Text>
         </>
       )}
+      {children}
     </Stack>
   );
 }

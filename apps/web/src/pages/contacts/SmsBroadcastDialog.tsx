@@ -5,13 +5,13 @@
  * per dialog.
  */
 import { formatUsd, SMS_MAX_SEGMENTS, smsSegments } from '@harbor/shared';
-import { Alert, Button, Group, List, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import type { Selection } from '../../api/contacts-list';
 import { smsBulkApi } from '../../api/sms';
-import { Progressing } from './EmailBroadcastDialog';
+import { PreviewSummary, Progressing } from './EmailBroadcastDialog';
 
 export function SmsBroadcastDialog({ selection, onDone }: { selection: Selection; onDone: () => void }) {
   const [key] = useState(() => crypto.randomUUID());
@@ -59,25 +59,7 @@ export function SmsBroadcastDialog({ selection, onDone }: { selection: Selection
         </Button>
       </Group>
       {p && (
-        <Stack gap={4} aria-label="Who receives it">
-          <Text fw={600}>
-            {p.receive} of {p.total} will receive it.
-          </Text>
-          {p.removed.length > 0 && (
-            <>
-              <Text size="sm">Removed, and why:</Text>
-              <List size="sm">
-                {p.removed.map((r) => (
-                  <List.Item key={r.reason}>
-                    {r.label}: {r.count}
-                  </List.Item>
-                ))}
-              </List>
-              <Text size="sm" c="dimmed">
-                {p.removed_sample.map((r) => `${r.name} (${r.label.toLowerCase()})`).join(', ')}
-              </Text>
-            </>
-          )}
+        <PreviewSummary p={p}>
           {p.waiting_for_morning > 0 && (
             <Text size="sm">
               In quiet hours where they are now: {p.waiting_for_morning} (theirs go out at 8 a.m. their time).
@@ -92,7 +74,7 @@ export function SmsBroadcastDialog({ selection, onDone }: { selection: Selection
               Your wallet does not cover this broadcast. Top up your wallet first.
             </Alert>
           )}
-        </Stack>
+        </PreviewSummary>
       )}
       {error && (
         <Alert color="red" role="alert">
