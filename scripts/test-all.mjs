@@ -29,6 +29,12 @@ function reachable(url) {
   });
 }
 
+// CI shows the end of the output: the names of failed tests are repeated in the summary, where it is read.
+// Vitest: 'FAIL  project file > suite > test'; Playwright: '✘ N file:line › title'.
+const FAILURE_LINE = /^\s*(FAIL\s+\S|✘\s)/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes are what is stripped
+const stripAnsi = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
 const step = (tag, name, cmd, env = {}) => ({ tag, name, cmd, env });
 
 const gates = [
@@ -94,15 +100,20 @@ function run(s) {
       env: { ...process.env, ...s.env },
     });
     children.add(child);
+    const failures = [];
     for (const stream of [child.stdout, child.stderr]) {
-      readline.createInterface({ input: stream }).on('line', (line) => console.log(`${prefix} ${line}`));
+      readline.createInterface({ input: stream }).on('line', (line) => {
+        console.log(`${prefix} ${line}`);
+        const plain = stripAnsi(line);
+        if (FAILURE_LINE.test(plain) && failures.length < 40) failures.push(plain.trim());
+      });
     }
     child.on('close', (code, signal) => {
       children.delete(child);
       const secs = (Date.now() - t0) / 1000;
       const ok = code === 0;
       console.log(`${prefix} === ${ok ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`} in ${secs.toFixed(1)} s`);
-      resolve({ ...s, ok, secs });
+      resolve({ ...s, ok, secs, failures });
     });
   });
 }
@@ -134,6 +145,7 @@ console.log('\n=== summary');
 for (const r of results) {
   const state = r.skipped ? 'skip' : r.ok ? 'ok  ' : 'FAIL';
   console.log(`${state} ${r.name} (${r.skipped ? 'not run' : `${r.secs.toFixed(1)} s`})`);
+  if (!r.ok) for (const f of [...new Set(r.failures ?? [])]) console.log(`       ${f}`);
 }
 const failed = results.filter((r) => !r.ok && !r.skipped).length;
 const skipped = results.filter((r) => r.skipped).length;

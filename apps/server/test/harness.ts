@@ -45,6 +45,8 @@ export async function createTestApp(
     configure?: (config: Config) => Config;
     /** Runs before app.ready(): tests add throwaway routes here (e.g. one that fails, to check 5xx bodies). */
     setup?: (app: FastifyInstance) => void;
+    /** The clock of time-of-day rules (deps.clock), e.g. one shifted to a chosen local hour. */
+    clock?: () => Date;
   } = {},
 ): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
@@ -61,6 +63,7 @@ export async function createTestApp(
   });
   const config = opts.configure ? opts.configure(loaded) : loaded;
   const deps = await wireDeps(config, database, { ...RELAXED_LIMITS, ...opts.limits });
+  if (opts.clock) deps.clock = opts.clock;
   const app = await buildApp(deps);
   opts.setup?.(app);
   await app.ready();
@@ -171,6 +174,23 @@ export async function signIn(app: FastifyInstance, email: string, password = DEM
     throw new Error(`sign-in as ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
   return client;
+}
+
+/**
+ * A clock running at real speed but shifted so that it is now `hh:mm` in `zone`: a test of a time-of-day rule picks
+ * the hour it is about instead of depending on when it runs.
+ */
+export function clockAt(zone: string, hh: number, mm = 0): () => Date {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hour: 'numeric',
+    minute: 'numeric',
+    hourCycle: 'h23',
+  }).formatToParts(new Date());
+  const local =
+    Number(parts.find((p) => p.type === 'hour')?.value) * 60 + Number(parts.find((p) => p.type === 'minute')?.value);
+  const shift = ((((hh * 60 + mm - local) % 1440) + 1440) % 1440) * 60_000;
+  return () => new Date(Date.now() + shift);
 }
 
 export const DEMO = (role: string) => `${role}@demo.harbor.test`;

@@ -44,6 +44,11 @@ export interface Deps {
   events: Outbox;
   /** Signed provider callbacks: integrations register their provider (verify + handle). */
   webhooks: WebhookRegistry;
+  /**
+   * The wall clock of rules that depend on the time of day where a person is (texting quiet hours). Tests set it, so
+   * a rule is checked at the hour it is about, not at whatever hour CI happens to run.
+   */
+  clock: () => Date;
 }
 
 declare module 'fastify' {

@@ -59,6 +59,7 @@ export async function wireDeps(config: Config, database: Database, limits: Recor
     await redis?.close();
   });
   return {
+    clock: () => new Date(),
     jobs,
     schedules,
     events,

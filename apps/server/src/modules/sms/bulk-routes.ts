@@ -127,7 +127,7 @@ export function bulkRoutes(scope: FastifyInstance) {
       );
       const landlines = rows.filter((r) => r.line_type === 'landline' || r.line_type === 'invalid');
       const sendable = rows.filter((r) => !(r.line_type === 'landline' || r.line_type === 'invalid'));
-      const waiting = sendable.filter((r) => quietUntil(zoneOfState(r.state)) !== null).length;
+      const waiting = sendable.filter((r) => quietUntil(zoneOfState(r.state), deps.clock()) !== null).length;
       const segments = Math.max(1, smsSegments(req.body.message).segments);
       const quota = await checkSmsAllocation(db, { companyId: auth.company.id, userId: auth.user.id }).catch(
         () => null,

@@ -4,7 +4,7 @@
  * recipient through the loopback carrier (none to the opted-out or the landline), one debit each.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, DEMO, signIn, type TestApp } from '../../../test/harness.js';
+import { type Client, clockAt, createTestApp, DEMO, signIn, type TestApp } from '../../../test/harness.js';
 import { newContact } from '../contacts/test-helpers.js';
 import { topUp } from '../wallet/test-helpers.js';
 import { quietUntil, zoneOfState } from './quiet-hours.js';
@@ -23,13 +23,16 @@ async function until<T>(probe: () => Promise<T | null | undefined | false>, what
   }
 }
 
-/** A state whose local time is now outside quiet hours (there always is one: quiet hours are 11 of 24). */
-const STATES = ['FL', 'TX', 'CO', 'AZ', 'CA', 'AK', 'HI', 'PR'];
-const awake = STATES.find((s) => !quietUntil(zoneOfState(s)))!;
-const asleep = STATES.find((s) => quietUntil(zoneOfState(s)));
+/**
+ * The app's clock says 9:30 p.m. Eastern: Florida is in its quiet hours, Texas (8:30 p.m.) is not. Real clocks give
+ * no state an awake hour between 07:00 and 13:00 UTC, so the test sets the hour it is about.
+ */
+const clock = clockAt('America/New_York', 21, 30);
+const awake = 'TX';
+const asleep = 'FL';
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ clock });
   agent = await signIn(t.app, DEMO('agent'));
   await topUp(agent, 1_000);
 });
@@ -62,9 +65,9 @@ describe('text broadcasts', () => {
       state: awake,
     });
     const ids = [a.id, opted.id, land.id, none.id];
-    const extra = asleep
-      ? [await consenting({ first_name: 'Sam', last_name: 'Sleep', phone: '1-305-555-0115', state: asleep })]
-      : [];
+    expect(quietUntil(zoneOfState(awake), clock())).toBeNull();
+    expect(quietUntil(zoneOfState(asleep), clock())).not.toBeNull();
+    const extra = [await consenting({ first_name: 'Sam', last_name: 'Sleep', phone: '1-305-555-0115', state: asleep })];
 
     const pv = await agent.post('/v1/contacts/sms_broadcast_preview', {
       ids: [...ids, ...extra.map((c) => c.id)],

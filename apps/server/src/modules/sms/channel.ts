@@ -50,7 +50,7 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
       const out: SendOutcome[] = [];
       const numbers = new Map<number, Awaited<ReturnType<typeof senderNumber>>>();
       for (const r of recipients) {
-        const until = quietUntil(zoneOfState(states.get(r.contactId)));
+        const until = quietUntil(zoneOfState(states.get(r.contactId)), deps.clock());
         if (until) {
           out.push({ contactId: r.contactId, outcome: 'wait', until });
           continue;
