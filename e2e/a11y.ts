@@ -10,6 +10,7 @@ import { SHOTS } from './helpers';
 declare const document: any;
 declare const window: any;
 declare const getComputedStyle: any;
+declare const PopStateEvent: any;
 type Document = any;
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -64,10 +65,43 @@ export async function withOpen(page: Page, found: string[], where: string, open:
   }
 }
 
-/** Opens a screen and waits for its page heading (every screen has one h1). */
+/** Opens a screen with a full page load and waits for its page heading (every screen has one h1). */
 export async function openScreen(page: Page, path: string) {
   await page.goto(path);
   await expect(page.locator('[data-page-heading]').first()).toBeVisible();
+}
+
+/**
+ * Shows a screen and waits for its page heading. Once the app is loaded, screens are
+ * reached as a person reaches them, by the router (history.pushState + popstate), not by reloading the whole app:
+ * a reload per screen was most of the accessibility flows' time. The first screen, and a screen after signing in or
+ * out, is a full load.
+ */
+export async function showScreen(page: Page, path: string) {
+  const app = page.url().startsWith('http')
+    ? await page.evaluate(() => document.querySelector('[data-page-heading]') !== null).catch(() => false)
+    : false;
+  if (!app) return openScreen(page, path);
+  // The old screen's heading is marked, so the wait below sees the new screen's, not the one still on screen. Another
+  // tab of the same screen (only the query changes) keeps its heading.
+  const sameScreen = await page.evaluate(
+    (to: string) => new URL(to, window.location.href).pathname === window.location.pathname,
+    path,
+  );
+  await page.evaluate((to: string) => {
+    for (const h of document.querySelectorAll('[data-page-heading]')) h.setAttribute('data-stale', '');
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  const fresh = page.locator('[data-page-heading]:not([data-stale])').first();
+  // Two routes of one page component (another tab, another product) keep the same heading element.
+  const replaced =
+    !sameScreen &&
+    (await fresh
+      .waitFor({ state: 'visible', timeout: 3_000 })
+      .then(() => true)
+      .catch(() => false));
+  if (!replaced) await expect(page.locator('[data-page-heading]').first()).toBeVisible();
 }
 
 /** The CSRF header for API calls made through the page's cookies. */

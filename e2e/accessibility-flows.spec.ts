@@ -6,7 +6,7 @@
  * reports a violation, so a passing run means the screens are clean rather than that nothing was checked.
  */
 import { expect, test } from '@playwright/test';
-import { api, axeFindings, check, listContacts, openScreen, withOpen } from './a11y';
+import { api, axeFindings, check, listContacts, showScreen, withOpen } from './a11y';
 import { SHOTS, signIn } from './helpers';
 
 // Unique to this run: emails and phones are what an import matches on.
@@ -16,7 +16,7 @@ const line = String((Date.now() % 9000) + 1000).padStart(4, '0');
 test.use({ bypassCSP: true }); // axe-core is injected as an inline script, which the app's policy rightly refuses
 
 test('the checker reports a violation when there is one', async ({ page }) => {
-  await openScreen(page, '/login');
+  await showScreen(page, '/login');
   // A button without a name (critical) and grey-on-white text (serious), as a regression would bring them back.
   await page.evaluate(`(() => {
     const b = document.createElement('button');
@@ -45,7 +45,7 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(existing, 'a demo contact with a phone').toBeTruthy();
 
       // The wizard: the file step, the mapping and options, the preview (a contact it would change, an invalid row).
-      await openScreen(page, '/contacts/imports/new');
+      await showScreen(page, '/contacts/imports/new');
       const csv = [
         'First Name,Last Name,Phone,Email,City',
         `Ivy,Stone${stamp},(555) 710-${line},ivy.${stamp}@example.com,Tampa`,
@@ -77,11 +77,11 @@ for (const scheme of ['light', 'dark'] as const) {
         await page.getByRole('button', { name: 'Undo this import…' }).click();
         await expect(page.getByRole('dialog').getByLabel('What undo will do')).toBeVisible();
       });
-      await openScreen(page, '/contacts/imports/999999999');
+      await showScreen(page, '/contacts/imports/999999999');
       await check(page, found, `${scheme} missing import`);
 
       // The merge dialog: two duplicates side by side, with a choice for each differing field.
-      await openScreen(page, '/contacts?duplicates=1');
+      await showScreen(page, '/contacts?duplicates=1');
       await expect(page.getByText('.dup@example.com').first()).toBeVisible();
       const boxes = page.getByRole('table', { name: 'Contacts' }).locator('tbody input[type=checkbox]');
       await boxes.nth(0).check();
@@ -94,7 +94,7 @@ for (const scheme of ['light', 'dark'] as const) {
       });
 
       // Filters picked by name: the pickers holding values (their pills) and the chips of the active filters.
-      await openScreen(page, '/contacts');
+      await showScreen(page, '/contacts');
       await page.getByRole('button', { name: 'Filters', exact: true }).click();
       const picker = page
         .getByRole('region', { name: 'Filters' })
@@ -106,7 +106,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await check(page, found, `${scheme} contacts with a filter on`);
 
       // A new contact whose phone is already in the book: the warning and its links.
-      await openScreen(page, '/contacts/new');
+      await showScreen(page, '/contacts/new');
       await page
         .getByLabel(/^Phone/)
         .first()
@@ -115,7 +115,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await check(page, found, `${scheme} new contact duplicate warning`);
 
       // A contact's quick status changed from its header: the saved state and the timeline entry.
-      await openScreen(page, `/contacts/${existing?.number}`);
+      await showScreen(page, `/contacts/${existing?.number}`);
       const status = page.getByLabel('Quick status');
       const before = await status.inputValue();
       const other = await status

@@ -4,7 +4,7 @@
  * width nothing pushes the page sideways. Screenshots: test-results/screens/a11y-plans-*.png.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { check, openScreen, withOpen } from './a11y';
+import { check, showScreen, withOpen } from './a11y';
 import { signIn, signOut } from './helpers';
 
 // Browser globals of the code that runs inside the page; this project compiles without the DOM lib.
@@ -29,7 +29,7 @@ for (const scheme of ['light', 'dark'] as const) {
         test.setTimeout(600_000);
         const found: string[] = [];
         const look = async (path: string, shot?: string) => {
-          await openScreen(page, path);
+          await showScreen(page, path);
           await expect(page.getByRole('tab').first()).toBeVisible();
           await check(page, found, `${tag} ${path}`, shot ? `a11y-plans-${shot}-${tag}` : undefined);
           if (width === 390) await sideways(page, found, `${tag} ${path}`);
@@ -43,7 +43,7 @@ for (const scheme of ['light', 'dark'] as const) {
             await look(`/admin/plans/${product}?tab=${tab}`, product === 'sms' ? `admin-${tab}` : undefined);
           }
         }
-        await openScreen(page, '/admin/plans/sms');
+        await showScreen(page, '/admin/plans/sms');
         await withOpen(page, found, `${tag} new plan dialog`, () =>
           page.getByRole('button', { name: 'New plan' }).click(),
         );
@@ -53,7 +53,7 @@ for (const scheme of ['light', 'dark'] as const) {
             .first()
             .click(),
         );
-        await openScreen(page, '/admin/plans/sms?tab=subscriptions');
+        await showScreen(page, '/admin/plans/sms?tab=subscriptions');
         await withOpen(page, found, `${tag} prepare dialog`, () =>
           page.getByRole('button', { name: 'Prepare a subscription' }).click(),
         );
@@ -63,7 +63,7 @@ for (const scheme of ['light', 'dark'] as const) {
             .first()
             .click(),
         );
-        await openScreen(page, '/admin/plans/sms?tab=orders');
+        await showScreen(page, '/admin/plans/sms?tab=orders');
         await withOpen(page, found, `${tag} refund question`, () =>
           page
             .getByRole('button', { name: /^Refund order/ })
@@ -80,7 +80,7 @@ for (const scheme of ['light', 'dark'] as const) {
             await look(`/plans/${product}${tab}`, name);
           }
         }
-        await openScreen(page, '/plans/dialer');
+        await showScreen(page, '/plans/dialer');
         await withOpen(page, found, `${tag} subscribe dialog`, async () => {
           await page
             .getByRole('button', { name: /^Subscribe to / })
@@ -88,7 +88,7 @@ for (const scheme of ['light', 'dark'] as const) {
             .click();
           await page.getByRole('dialog').getByText('My team', { exact: true }).click();
         });
-        await openScreen(page, '/plans/dialer?tab=licences');
+        await showScreen(page, '/plans/dialer?tab=licences');
         await withOpen(page, found, `${tag} buy licences dialog`, () =>
           page.getByRole('button', { name: 'Buy more licences' }).first().click(),
         );
@@ -98,7 +98,7 @@ for (const scheme of ['light', 'dark'] as const) {
             .first()
             .click(),
         );
-        await openScreen(page, '/plans/dialer?tab=subscriptions');
+        await showScreen(page, '/plans/dialer?tab=subscriptions');
         await withOpen(page, found, `${tag} cancel dialog`, () =>
           page.getByRole('button', { name: /^Cancel Dialer Standard of Monica Reyes/ }).click(),
         );

@@ -4,7 +4,7 @@
  * pushes the inbox sideways. Screenshots: test-results/screens/a11y-sms-*.png.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { api, check, openScreen, withOpen } from './a11y';
+import { api, check, showScreen, withOpen } from './a11y';
 import { signIn } from './helpers';
 
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };
@@ -33,16 +33,16 @@ for (const scheme of ['light', 'dark'] as const) {
           last_name: `Texter ${tag}`,
           phone: '1-813-555-0177',
         });
-        await openScreen(page, '/sms');
+        await showScreen(page, '/sms');
         await check(page, found, `${tag} /sms`, `a11y-sms-inbox-${tag}`);
-        await openScreen(page, `/sms?contact=${c.id}`);
+        await showScreen(page, `/sms?contact=${c.id}`);
         await expect(page.getByLabel('Message')).toBeVisible();
         await check(page, found, `${tag} /sms thread`, `a11y-sms-thread-${tag}`);
         if (width === 390) await sideways(page, found, `${tag} /sms thread`);
         await withOpen(page, found, `${tag} numbers dialog`, () =>
           page.getByRole('button', { name: 'Numbers' }).click(),
         );
-        await openScreen(page, '/dev/phone?number=18135550177');
+        await showScreen(page, '/dev/phone?number=18135550177');
         await check(page, found, `${tag} /dev/phone`, `a11y-sms-dev-phone-${tag}`);
         if (width === 390) await sideways(page, found, `${tag} /dev/phone`);
         expect(found).toEqual([]);

@@ -4,7 +4,7 @@
  * (the app follows the device until a person chooses). Screenshots of both schemes land in test-results/screens.
  */
 import { expect, test } from '@playwright/test';
-import { api, check, listContacts, openScreen, withOpen } from './a11y';
+import { api, check, listContacts, showScreen, withOpen } from './a11y';
 import { signIn, signOut } from './helpers';
 
 const PUBLIC = [
@@ -58,7 +58,7 @@ for (const scheme of ['light', 'dark'] as const) {
     test('public screens have no critical or serious violation', async ({ page }) => {
       const found: string[] = [];
       for (const path of PUBLIC) {
-        await openScreen(page, path);
+        await showScreen(page, path);
         await check(page, found, `${scheme} ${path}`, path === '/login' ? `a11y-login-${scheme}` : undefined);
       }
       expect(found).toEqual([]);
@@ -92,7 +92,7 @@ for (const scheme of ['light', 'dark'] as const) {
         '/no-such-page',
       ];
       for (const path of screens) {
-        await openScreen(page, path);
+        await showScreen(page, path);
         const name =
           path === '/contacts'
             ? `a11y-contacts-${scheme}`
@@ -103,7 +103,7 @@ for (const scheme of ['light', 'dark'] as const) {
       }
 
       // The contacts list with each of its menus, panels and dialogs open.
-      await openScreen(page, '/contacts');
+      await showScreen(page, '/contacts');
       await page.getByRole('button', { name: 'Filters', exact: true }).click();
       await check(page, found, `${scheme} /contacts filters open`, `a11y-contacts-filters-${scheme}`);
       await withOpen(page, found, `${scheme} /contacts quick filters menu`, () =>
@@ -140,7 +140,7 @@ for (const scheme of ['light', 'dark'] as const) {
       }
 
       // One contact: taking it from its owner asks first; deleting a policy asks first.
-      await openScreen(page, `/contacts/${agentContact.number}`);
+      await showScreen(page, `/contacts/${agentContact.number}`);
       await withOpen(page, found, `${scheme} contact assign-to-me dialog`, () =>
         page.getByRole('button', { name: 'Assign to me' }).click(),
       );
@@ -150,7 +150,7 @@ for (const scheme of ['light', 'dark'] as const) {
         ids: [agentContact.id],
         to_user_id: teammate.id,
       });
-      await openScreen(page, `/contacts/transfers?attempt=${attempt.id}`);
+      await showScreen(page, `/contacts/transfers?attempt=${attempt.id}`);
       await expect(page.getByLabel('Status complete')).toBeVisible({ timeout: 20_000 });
       await withOpen(page, found, `${scheme} revert dialog`, () =>
         page.getByRole('button', { name: 'Revert transfer' }).click(),
@@ -173,14 +173,14 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page).toHaveURL(/\/$/);
       const [mine] = await listContacts(page);
       for (const path of ['/', '/contacts', `/contacts/${mine.number}`, '/contacts/imports', '/account/profile']) {
-        await openScreen(page, path);
+        await showScreen(page, path);
         await check(page, found, `${scheme} agent ${path}`);
       }
       await signOut(page, 'Angela Diaz');
       await signIn(page, 'manager@demo.harbor.test');
       await expect(page).toHaveURL(/\/$/);
       for (const path of ['/team', '/contacts?view=downline', '/contacts/transfers']) {
-        await openScreen(page, path);
+        await showScreen(page, path);
         await check(page, found, `${scheme} manager ${path}`);
       }
       expect(found).toEqual([]);

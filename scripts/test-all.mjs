@@ -54,7 +54,7 @@ const lanes = [
     step('web', 'unit and web tests', 'npx vitest run --project unit --project web'),
     step('e2e', 'browser flows (Playwright + Chromium)', 'node scripts/e2e.mjs'),
   ],
-  [step('pglite', 'integration tests (embedded PGlite)', 'npx vitest run --project integration')],
+  [step('pglite', 'integration tests (embedded PGlite)', 'npx vitest run --project integration --project integration-mocked')],
 ];
 if (await reachable(PG_URL)) {
   const redis = await reachable(REDIS_URL);
@@ -62,7 +62,7 @@ if (await reachable(PG_URL)) {
     step(
       'pg',
       `integration tests (PostgreSQL server${redis ? ' + Redis' : ''})`,
-      'npx vitest run --project integration',
+      'npx vitest run --project integration --project integration-mocked',
       {
         TEST_DATABASE_URL: PG_URL,
         ...(redis ? { TEST_REDIS_URL: REDIS_URL } : {}),
