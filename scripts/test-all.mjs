@@ -31,6 +31,7 @@ function reachable(url) {
 
 // CI shows the end of the output: the names of failed tests are repeated in the summary, where it is read.
 // Vitest: 'FAIL  project file > suite > test'; Playwright: '✘ N file:line › title'.
+const TIMES_LINE = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/;
 const FAILURE_LINE = /^\s*(FAIL\s+\S|✘\s)/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes are what is stripped
 const stripAnsi = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
@@ -54,7 +55,13 @@ const lanes = [
     step('web', 'unit and web tests', 'npx vitest run --project unit --project web'),
     step('e2e', 'browser flows (Playwright + Chromium)', 'node scripts/e2e.mjs'),
   ],
-  [step('pglite', 'integration tests (embedded PGlite)', 'npx vitest run --project integration --project integration-mocked')],
+  [
+    step(
+      'pglite',
+      'integration tests (embedded PGlite)',
+      'npx vitest run --project integration --project integration-mocked',
+    ),
+  ],
 ];
 if (await reachable(PG_URL)) {
   const redis = await reachable(REDIS_URL);
@@ -93,7 +100,8 @@ function run(s) {
   const prefix = `[${s.tag.padEnd(width)}]`;
   console.log(`${prefix} === ${s.name}: ${s.cmd}`);
   return new Promise((resolve) => {
-    const child = spawn(s.cmd, {
+    // `times` (a shell builtin) reports the CPU its children used: the summary shows where the two cores went.
+    const child = spawn(`${s.cmd}; rc=$?; times; exit $rc`, {
       shell: true,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -101,10 +109,13 @@ function run(s) {
     });
     children.add(child);
     const failures = [];
+    let cpuSecs = 0;
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on('line', (line) => {
         console.log(`${prefix} ${line}`);
         const plain = stripAnsi(line);
+        const cpu = TIMES_LINE.exec(plain);
+        if (cpu) cpuSecs = Number(cpu[1]) * 60 + Number(cpu[2]) + Number(cpu[3]) * 60 + Number(cpu[4]);
         if (FAILURE_LINE.test(plain) && failures.length < 40) failures.push(plain.trim());
       });
     }
@@ -113,7 +124,7 @@ function run(s) {
       const secs = (Date.now() - t0) / 1000;
       const ok = code === 0;
       console.log(`${prefix} === ${ok ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`} in ${secs.toFixed(1)} s`);
-      resolve({ ...s, ok, secs, failures });
+      resolve({ ...s, ok, secs, failures, cpuSecs });
     });
   });
 }
@@ -144,7 +155,8 @@ const total = (Date.now() - started) / 1000;
 console.log('\n=== summary');
 for (const r of results) {
   const state = r.skipped ? 'skip' : r.ok ? 'ok  ' : 'FAIL';
-  console.log(`${state} ${r.name} (${r.skipped ? 'not run' : `${r.secs.toFixed(1)} s`})`);
+  const cpu = r.cpuSecs ? `, CPU ${r.cpuSecs.toFixed(0)} s` : '';
+  console.log(`${state} ${r.name} (${r.skipped ? 'not run' : `${r.secs.toFixed(1)} s${cpu}`})`);
   if (!r.ok) for (const f of [...new Set(r.failures ?? [])]) console.log(`       ${f}`);
 }
 const failed = results.filter((r) => !r.ok && !r.skipped).length;
