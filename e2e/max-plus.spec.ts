@@ -41,7 +41,8 @@ test('a manager subscribes to Max Plus by card, texting follows, and she subscri
   await expect(nav(page).getByRole('link', { name: 'Dashboard' })).toBeVisible();
   await expect(nav(page).getByRole('link', { name: 'SMS' })).toHaveCount(0);
 
-  await page.goto('/max-plus');
+  await nav(page).getByRole('link', { name: 'Max Plus' }).click();
+  await expect(page).toHaveURL(/\/max-plus$/);
   await expect(page.getByRole('heading', { name: 'Max Plus', level: 1 })).toBeVisible();
   await expect(page.getByText('Max Plus is paid by credit card.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Subscribe for $39.00 to Max Plus Premium' })).toBeDisabled();

@@ -103,7 +103,8 @@ test('an agent orders from the store and an admin refunds part of the order', as
   await page.getByRole('button', { name: 'Save card' }).click();
   await expect(page).toHaveURL(/\/billing$/);
 
-  await page.goto('/store');
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Store' }).click();
+  await expect(page).toHaveURL(/\/store$/);
   await expect(page.getByRole('heading', { name: 'Store' })).toBeVisible();
   await expect(page.getByText(/Paid with Visa ending in 4242/)).toBeVisible();
   await noAxeFindings(page, 'store');
