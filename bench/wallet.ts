@@ -5,6 +5,8 @@
  *   2. The same across 1,000 wallets: >= 5,000 debits/s.
  *   3. 50 concurrent replays of one idempotency key make one entry pair.
  *   4. A process posting debits killed with SIGKILL mid-run: every invariant still holds afterwards.
+ * Every debit goes through `chargeUsageOn` (modules/wallet/usage.ts), the function behind `chargeUsage` that
+ * other areas call (a broadcast's texts), on a `Ledger` as `ledgerOf` builds it: the product's path, not a shortcut.
  * Run: `node --import tsx bench/wallet.ts` (BENCH_CLIENTS, BENCH_DEBITS, BENCH_WALLETS, BENCH_LANES, BENCH_KEEP=1, DATABASE_POOL).
  */
 import { spawn } from 'node:child_process';
@@ -13,6 +15,7 @@ import pg from 'pg';
 import { ensureCompanyAccount, ensureUserWallet } from '../apps/server/src/modules/wallet/accounts.js';
 import type { Movement } from '../apps/server/src/modules/wallet/ledger.js';
 import { Ledger } from '../apps/server/src/modules/wallet/poster.js';
+import { chargeUsageOn, type UsageChargeResult } from '../apps/server/src/modules/wallet/usage.js';
 import { checkLedger } from '../apps/server/src/modules/wallet/verify.js';
 import { type Database, openDatabase } from '../apps/server/src/platform/db/client.js';
 import { atLeast, BASE_DATABASE_URL, printVerdicts, type Verdict } from './http-harness.js';
@@ -56,7 +59,7 @@ async function seed(database: Database) {
   for (const u of users) wallets.push((await ensureUserWallet(database.db, company.id, u.id))!);
   const clearing = await ensureCompanyAccount(database.db, company.id, 'processor_clearing');
   const revenue = await ensureCompanyAccount(database.db, company.id, 'revenue');
-  return { companyId: company.id, wallets, clearing, revenue };
+  return { companyId: company.id, userIds: users.map((u) => u.id), wallets, clearing, revenue };
 }
 
 type Seeded = Awaited<ReturnType<typeof seed>>;
@@ -70,18 +73,25 @@ const fund = (s: Seeded, wallet: number, cents: number): Movement => ({
     { accountId: wallet, amount: cents },
   ],
 });
-const debit = (s: Seeded, wallet: number, key: string): Movement => ({
-  companyId: s.companyId,
-  key,
-  kind: 'usage',
-  details: { usage_type: 'sms', quantity: 1 },
-  legs: [
-    { accountId: wallet, amount: -PRICE },
-    { accountId: s.revenue, amount: PRICE },
-  ],
-});
+/** A text of one segment from the user whose wallet is `s.wallets[w]`, as a broadcast charges it. */
+const debit = (ledger: Ledger, s: Seeded, w: number, key: string) =>
+  chargeUsageOn(ledger, {
+    companyId: s.companyId,
+    userId: s.userIds[w],
+    usageType: 'sms',
+    quantity: 1,
+    unitPrice: PRICE,
+    idempotencyKey: key,
+    details: { to: '+15555550100', segments: 1 },
+    ref: { type: 'sms_message', id: key },
+  });
 
-/** CLIENTS loops, each posting DEBITS debits one after another; answers the counts and the elapsed seconds. */
+const outcome = (r: UsageChargeResult) => (r.ok ? r.status : r.reason);
+
+/**
+ * CLIENTS loops, each charging DEBITS texts one after another; `pick` answers the index of the paying wallet.
+ * Answers the counts and the elapsed seconds.
+ */
 async function hammer(ledger: Ledger, s: Seeded, pick: (client: number, i: number) => number, tag: string) {
   let posted = 0;
   let refused = 0;
@@ -89,10 +99,10 @@ async function hammer(ledger: Ledger, s: Seeded, pick: (client: number, i: numbe
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, c) => {
       for (let i = 0; i < DEBITS; i++) {
-        const r = await ledger.post(debit(s, pick(c, i), `${tag}-${c}-${i}`));
-        if (r.status === 'posted') posted++;
-        else if (r.status === 'refused') refused++;
-        else throw new Error(`unexpected ${r.status}`);
+        const r = outcome(await debit(ledger, s, pick(c, i), `${tag}-${c}-${i}`));
+        if (r === 'charged') posted++;
+        else if (r === 'insufficient_funds') refused++;
+        else throw new Error(`unexpected ${r}`);
       }
     }),
   );
@@ -105,7 +115,9 @@ const balanceOf = async (db: Database, id: number) =>
 async function main() {
   const { url, database } = await freshDatabase();
   const s = await seed(database);
-  const ledger = new Ledger(database, { lanes: Number(process.env.BENCH_LANES ?? 1) });
+  // As ledgerOf builds it (the default lanes), unless BENCH_LANES says otherwise.
+  const lanes = process.env.BENCH_LANES ? Number(process.env.BENCH_LANES) : undefined;
+  const ledger = new Ledger(database, { lanes });
   const verdicts: Verdict[] = [];
   const total = CLIENTS * DEBITS;
 
@@ -113,7 +125,7 @@ async function main() {
   const one = s.wallets[0];
   const affordable = Math.floor(total * 0.8);
   await ledger.post(fund(s, one, affordable * PRICE));
-  const r1 = await hammer(ledger, s, () => one, 'one');
+  const r1 = await hammer(ledger, s, () => 0, 'one');
   const minAfter = Number(
     (
       await database.query<{ m: string }>('select min(balance_after) as m from ledger_entries where account_id = $1', [
@@ -133,7 +145,7 @@ async function main() {
   const many = s.wallets.slice(1, WALLETS + 1);
   const perWallet = Math.ceil((total / many.length) * 0.9) * PRICE;
   await Promise.all(many.map((w) => ledger.post(fund(s, w, perWallet))));
-  const r2 = await hammer(ledger, s, (c, i) => many[(c * 7919 + i * 104729) % many.length], 'many');
+  const r2 = await hammer(ledger, s, (c, i) => 1 + ((c * 7919 + i * 104729) % many.length), 'many');
   const spread = Number(
     (
       await database.query<{ n: string }>(
@@ -150,9 +162,9 @@ async function main() {
 
   // 3. 50 replays of one key at once.
   const key = 'replayed-key';
-  const spare = s.wallets[WALLETS + 1];
-  await ledger.post(fund(s, spare, 1_000 * PRICE));
-  const replays = await Promise.all(Array.from({ length: 50 }, () => ledger.post(debit(s, spare, key))));
+  const spare = WALLETS + 1;
+  await ledger.post(fund(s, s.wallets[spare], 1_000 * PRICE));
+  const replays = await Promise.all(Array.from({ length: 50 }, () => debit(ledger, s, spare, key)));
   const [{ n: pairs }] = await database.query<{ n: string }>(
     `select count(*) as n from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
      where t.idempotency_key = $1`,
@@ -160,7 +172,7 @@ async function main() {
   );
   verdicts.push(
     exact('50 replays of one key: entries', Number(pairs), 2),
-    exact('50 replays: answered as replays', replays.filter((r) => r.status === 'replayed').length, 49),
+    exact('50 replays: answered as replays', replays.filter((r) => outcome(r) === 'already_charged').length, 49),
   );
   // The killed poster's wallets need money to spend.
   await Promise.all(many.map((w) => ledger.post({ ...fund(s, w, 1_000_000), key: `refund-${w}` })));

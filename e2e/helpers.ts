@@ -3,6 +3,13 @@ import { expect, type Page } from '@playwright/test';
 /** A form field by its exact label; Mantine appends ' *' to the accessible name of required fields. */
 export const field = (page: Page, label: string) => page.getByLabel(new RegExp(`^${label}( \\*)?$`));
 
+/** Our own card form (billing, wallet): the processor's test card that succeeds, expiring `expiry` (MM/YY). */
+export async function fillTestCard(page: Page, expiry = '12/34') {
+  await field(page, 'Card number').fill('4242 4242 4242 4242');
+  await field(page, 'Expiry \\(MM/YY\\)').fill(expiry);
+  await field(page, 'Security code').fill('123');
+}
+
 export const PASSWORD = 'harbor-demo-2026';
 export const SHOTS = 'test-results/screens';
 

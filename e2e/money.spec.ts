@@ -5,7 +5,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { api, axeFindings } from './a11y';
-import { field, SHOTS, signIn, signOut } from './helpers';
+import { field, fillTestCard, SHOTS, signIn, signOut } from './helpers';
 
 test.use({ bypassCSP: true }); // axe-core is injected as an inline script, which the app's policy rightly refuses
 
@@ -62,9 +62,7 @@ test('an unpaid account is sent to /billing, pays by card and lands in the app',
 
   // No card yet: the card form first, then back to the review.
   await expect(page.getByRole('heading', { name: 'Update card' })).toBeVisible();
-  await field(page, 'Card number').fill('4242 4242 4242 4242');
-  await field(page, 'Expiry \\(MM/YY\\)').fill('13/34');
-  await field(page, 'Security code').fill('123');
+  await fillTestCard(page, '13/34');
   await page.getByRole('button', { name: 'Save card' }).click();
   await expect(
     page.getByText('The month must be 01 to 12.').or(page.getByText('Enter the expiry as MM/YY.')),
@@ -101,13 +99,12 @@ test('an agent orders from the store and an admin refunds part of the order', as
   await signIn(page, 'agent@demo.harbor.test');
   await expect(page).toHaveURL(/\/$/);
   await page.goto('/billing/update');
-  await field(page, 'Card number').fill('4242 4242 4242 4242');
-  await field(page, 'Expiry \\(MM/YY\\)').fill('12/34');
-  await field(page, 'Security code').fill('123');
+  await fillTestCard(page);
   await page.getByRole('button', { name: 'Save card' }).click();
   await expect(page).toHaveURL(/\/billing$/);
 
-  await page.goto('/store');
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Store' }).click();
+  await expect(page).toHaveURL(/\/store$/);
   await expect(page.getByRole('heading', { name: 'Store' })).toBeVisible();
   await expect(page.getByText(/Paid with Visa ending in 4242/)).toBeVisible();
   await noAxeFindings(page, 'store');

@@ -4,7 +4,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { axeFindings, listContacts, openScreen } from './a11y';
-import { SHOTS, signIn } from './helpers';
+import { field, fillTestCard, SHOTS, signIn } from './helpers';
 
 // Browser globals of the code that runs inside the page (page.evaluate); this project compiles without the DOM lib.
 declare const document: any;
@@ -125,3 +125,48 @@ for (const scheme of ['light', 'dark'] as const) {
     expect(found).toEqual([]);
   });
 }
+
+test('the wallet at 390 px: the phone waits in the header, the top-up form is clear and transactions are cards', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const found: string[] = [];
+  // Angela has the dialer and a verified number: the softphone is hers.
+  await signIn(page, 'agent@demo.harbor.test');
+  await expect(page).toHaveURL(/\/$/);
+  await openScreen(page, '/wallets');
+  const header = page.getByRole('banner');
+  await expect(header.getByRole('button', { name: 'Open the phone' })).toBeVisible();
+  // Nothing floats over the page: the launcher lies inside the header's box, which content scrolls under.
+  const inHeader = async () => {
+    const phone = (await header.getByRole('button', { name: 'Open the phone' }).boundingBox())!;
+    const bar = (await header.boundingBox())!;
+    return phone.y >= bar.y && phone.y + phone.height <= bar.y + bar.height;
+  };
+  expect(await inHeader()).toBe(true);
+
+  const form = page.getByRole('form', { name: 'Top up with a card' });
+  await form.getByRole('button', { name: /^Pay/ }).scrollIntoViewIfNeeded();
+  await field(page, 'Amount \\(USD\\)').fill('12.50');
+  await field(page, 'Description').fill('Phone width top-up');
+  await fillTestCard(page);
+  await page.screenshot({ path: `${SHOTS}/phone-wallet-top-up.png` });
+  await form.getByRole('button', { name: 'Pay $12.50' }).click();
+  await expect(page.getByRole('heading', { name: 'Receipt' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Paid$/ })).toBeVisible({ timeout: 45_000 });
+  await page.getByRole('link', { name: 'Back to the wallet' }).click();
+
+  // The transactions are cards, one a movement with its amount in view: no table to scroll sideways.
+  const list = page.getByRole('list', { name: 'Wallet transactions' });
+  await expect(list.getByRole('listitem').filter({ hasText: 'Phone width top-up' })).toBeVisible();
+  await expect(list.getByText('+$12.50').first()).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Wallet transactions' })).toHaveCount(0);
+  await look(page, found, 'wallet');
+  await page.evaluate('window.scrollTo(0, 0)');
+  await header.getByRole('button', { name: 'Open the phone' }).click();
+  await expect(page.getByRole('dialog', { name: 'Phone' })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/phone-wallet-phone-open.png` });
+  await page.getByRole('button', { name: 'Close the phone' }).click();
+  expect(await inHeader()).toBe(true);
+  expect(found).toEqual([]);
+});

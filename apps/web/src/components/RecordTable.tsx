@@ -10,6 +10,8 @@ import type { ReactNode } from 'react';
 export interface RecordColumn<R> {
   header: string;
   cell: (row: R) => ReactNode;
+  /** Money and counts read best right-aligned in the table (the cards stack them under their label). */
+  align?: 'right';
 }
 
 export function RecordTable<R>(props: {
@@ -52,7 +54,9 @@ export function RecordTable<R>(props: {
         <Table.Thead>
           <Table.Tr>
             {columns.map((c) => (
-              <Table.Th key={c.header}>{c.header}</Table.Th>
+              <Table.Th key={c.header} ta={c.align}>
+                {c.header}
+              </Table.Th>
             ))}
           </Table.Tr>
         </Table.Thead>
@@ -60,7 +64,9 @@ export function RecordTable<R>(props: {
           {props.rows.map((r) => (
             <Table.Tr key={props.rowKey(r)}>
               {columns.map((c) => (
-                <Table.Td key={c.header}>{c.cell(r)}</Table.Td>
+                <Table.Td key={c.header} ta={c.align}>
+                  {c.cell(r)}
+                </Table.Td>
               ))}
             </Table.Tr>
           ))}

@@ -8,7 +8,7 @@ import { useCurrentUser } from '../auth/session';
 import { Brand, MAIN_ID } from '../components/Brand';
 import { useLiveConnection } from '../live/useLive';
 import { ErrorBoundary } from '../pages/ErrorPanel';
-import { phoneShown } from '../softphone/dial';
+import { PHONE_SLOT_ID, phoneShown } from '../softphone/dial';
 import { ConnectionIndicator } from './ConnectionIndicator';
 import { ImpersonationBanner } from './ImpersonationBanner';
 import { NotificationsBell } from './NotificationsBell';
@@ -74,6 +74,8 @@ export function AppLayout({ children }: { children?: ReactNode }) {
           <Group gap="xs" wrap="nowrap">
             <SlowLoadingNote />
             <ConnectionIndicator />
+            {/* Filled by the softphone at phone width (empty, it takes no room). */}
+            {phoneShown(user) && <Group id={PHONE_SLOT_ID} />}
             <NotificationsBell />
             <UserMenu />
           </Group>

@@ -21,6 +21,8 @@ describe('visibleNavItems', () => {
       'Imports',
       'Plans',
       'Wallet',
+      'Max Plus',
+      'Store',
       'SOA requests',
       'Profile',
     ]);
@@ -31,6 +33,8 @@ describe('visibleNavItems', () => {
       'Imports',
       'Plans',
       'Wallet',
+      'Max Plus',
+      'Store',
       'SOA requests',
       'Team',
       'Admin',
@@ -53,6 +57,12 @@ describe('visibleNavItems', () => {
     const shown = labels(visibleNavItems(subjectOf(admin), allReady));
     expect(shown).toContain('Team');
     expect(shown).toContain('Admin');
+  });
+
+  it('offers Max Plus and the store to everyone signed in, basic users too (both are paid by card)', () => {
+    for (const user of [agent, admin, basic]) {
+      expect(labels(visibleNavItems(subjectOf(user)))).toEqual(expect.arrayContaining(['Max Plus', 'Store']));
+    }
   });
 
   it('takes reports, follow-ups, SMS and workflows away from a basic user', () => {

@@ -20,6 +20,8 @@ export type NavIcon =
   | 'sms'
   | 'dialer'
   | 'wallet'
+  | 'max_plus'
+  | 'store'
   | 'plans'
   | 'workflows'
   | 'reports'
@@ -50,6 +52,9 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Dialer', to: '/dialer', icon: 'dialer', permission: 'dialer.use', feature: 'dialer', ready: false },
   { label: 'Plans', to: '/plans', icon: 'plans', permission: 'plans.use', ready: true },
   { label: 'Wallet', to: '/wallets', icon: 'wallet', permission: 'wallet.use', feature: 'wallet_feature', ready: true },
+  // Both are for anyone signed in, paid by card: their routes declare account.self on the server too.
+  { label: 'Max Plus', to: '/max-plus', icon: 'max_plus', permission: 'account.self', ready: true },
+  { label: 'Store', to: '/store', icon: 'store', permission: 'account.self', ready: true },
   {
     label: 'Workflows',
     to: '/workflows',

@@ -1,5 +1,5 @@
 /**
- * The floating, draggable softphone (spec §2): a launcher button, then a panel with Keypad and Recent while idle,
+ * The floating, draggable softphone (spec §2): a launcher button (in the header at phone width), then a panel with Keypad and Recent while idle,
  * Call and Keypad during a call, the incoming view (Accept, Reject) and the active view (Dialpad, Recording,
  * Mute/Unmute, Hangup, and the TPMO disclaimer). Loaded after the shell renders (AppLayout), never on a page's
  * first download.
@@ -7,8 +7,10 @@
 
 import { formatPhone } from '@harbor/shared';
 import { ActionIcon, Alert, Badge, Button, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconGripVertical, IconPhone, IconX } from '@tabler/icons-react';
 import { type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useNavigate } from 'react-router';
 import {
   accept,
@@ -21,6 +23,7 @@ import {
   toggleMute,
   toggleRecording,
 } from './controller';
+import { PHONE_SLOT_ID } from './dial';
 import { DialKeypad, DtmfPad } from './Keypad';
 import { RecentCalls } from './RecentCalls';
 import { mmss, type PhoneState, setPhone, usePhone } from './store';
@@ -198,7 +201,23 @@ export function Softphone() {
   const nav = useRef(navigate);
   nav.current = navigate;
   useEffect(() => startPhone((to) => nav.current(to)), []);
+  // At phone width the closed phone is a button in the header: floating, it would sit on the page's content.
+  const narrow = useMediaQuery('(max-width: 48em)');
+  const [slot, setSlot] = useState<HTMLElement | null>(null);
+  useEffect(() => setSlot(document.getElementById(PHONE_SLOT_ID)), []);
   if (s.token?.hidden) return null;
+  const launcher = (size: number) => (
+    <ActionIcon
+      size={size}
+      radius="xl"
+      color={s.phase === 'incoming' ? 'green' : undefined}
+      aria-label="Open the phone"
+      onClick={() => setPhone({ open: true })}
+    >
+      <IconPhone size={Math.round(size / 2)} aria-hidden />
+    </ActionIcon>
+  );
+  if (!s.open && narrow && slot) return createPortal(launcher(36), slot);
   const notice = s.token && (s.token.provider === 'none' || !s.token.enabled) ? s.token.message : null;
   return (
     <div style={{ position: 'fixed', right: s.right, bottom: s.bottom, zIndex: 190 }}>
@@ -246,15 +265,7 @@ export function Softphone() {
           </Stack>
         </Paper>
       ) : (
-        <ActionIcon
-          size={52}
-          radius="xl"
-          color={s.phase === 'incoming' ? 'green' : undefined}
-          aria-label="Open the phone"
-          onClick={() => setPhone({ open: true })}
-        >
-          <IconPhone size={26} aria-hidden />
-        </ActionIcon>
+        launcher(52)
       )}
     </div>
   );

@@ -7,6 +7,12 @@ import { subjectOf } from '../layout/nav';
 import { getPhone, setPhone } from './store';
 
 /**
+ * The header's place for the phone's launcher at phone width (AppLayout renders it, Softphone fills it): floating
+ * over a 390 px page it covered whatever sat in the bottom corner (the wallet's top-up form).
+ */
+export const PHONE_SLOT_ID = 'softphone-launcher';
+
+/**
  * Who gets the phone: the dialer's permission and a verified dialer number, without which spec §4 never enables
  * it (docs/decisions/voice-provider.md). Others see numbers as text.
  */

@@ -163,7 +163,7 @@ export async function updatePlan(deps: Deps, auth: AuthContext, plan: AccountPla
 /** Cancels the plan: it runs to the end of the paid month, then the account is unpaid (renewal job). */
 export async function cancelPlan(db: Db, auth: AuthContext) {
   const sub = await liveSubscription(db, auth.user.id);
-  if (!sub || sub.status !== 'active') throw invalid('subscription', 'There is no active plan to cancel.');
+  if (sub?.status !== 'active') throw invalid('subscription', 'There is no active plan to cancel.');
   await db.execute(
     sql`update account_subscriptions set status = 'cancelled', cancelled_at = now(), updated_at = now()
         where id = ${Number(sub.id)}`,

@@ -6,8 +6,8 @@
  *   1. lock the wallets the batch touches (in id order, so two batches never deadlock), read the system accounts
  *      (never locked: they carry no cached balance) and find the keys already posted, in one round trip: a
  *      replay answers the first posting and adds nothing;
- *   3. decide each movement against the running balances: a wallet never goes below zero (no overdraft);
- *   4. insert the transactions, their entries (with each wallet's balance after) and the new cached balances in
+ *   2. decide each movement against the running balances: a wallet never goes below zero (no overdraft);
+ *   3. insert the transactions, their entries (with each wallet's balance after) and the new cached balances in
  *      one statement. The database checks again that every transaction balances and no wallet is negative.
  */
 import { sql } from 'drizzle-orm';
@@ -166,9 +166,12 @@ type Decision =
 /**
  * One round trip: the wallets locked in id order (FOR UPDATE in one statement, so every batch takes its locks in
  * the same order and two batches never deadlock) with their auto-refill threshold; the system accounts, read
- * without a lock so they never serialise unrelated debits; and the batch's keys already posted, with the shape of
- * their legs (to tell a replay from a misused key). The key lookup sees the snapshot of the statement's start: a
- * key committed while this batch waited for a lock is caught by the unique index at insert (KeyRace, retried).
+ * without a lock so they never serialise unrelated debits; and the batch's keys already posted. The key lookup sees
+ * the snapshot of the statement's start: a key committed while this batch waited for a lock is caught by the unique
+ * index at insert (KeyRace, retried). Only a batch that hits a posted key pays a second round trip for the shape of
+ * its legs (to tell a replay from a misused key): folded into this statement as a subquery, the entries lookup is
+ * costed at hundreds of rows a key when the table has no statistics, which took every batch past `jit_above_cost`
+ * and into a 30-40 ms JIT compile (bench/wallet.ts).
  */
 async function lockAndFind(tx: Db, movements: Movement[]) {
   const ids = [...new Set(movements.flatMap((m) => m.legs.map((l) => l.accountId)))];
@@ -180,7 +183,6 @@ async function lockAndFind(tx: Db, movements: Movement[]) {
     balance: number | null;
     threshold: number | null;
     key: string | null;
-    legs: unknown;
   }>(
     sql`with w as (
           select a.id, a.company_id, a.kind, a.balance,
@@ -188,22 +190,20 @@ async function lockAndFind(tx: Db, movements: Movement[]) {
           from ledger_accounts a left join wallet_settings s on s.account_id = a.id
           where a.id = any(${sql.param(ids)}::int[]) and a.balance is not null
           order by a.id for update of a)
-        select 'a' as src, id::bigint, company_id, kind, balance, threshold, null::text as key, null::json as legs
+        select 'a' as src, id::bigint, company_id, kind, balance, threshold, null::text as key
         from w
         union all
-        select 'a', id, company_id, kind, null, null, null, null from ledger_accounts
+        select 'a', id, company_id, kind, null, null, null from ledger_accounts
         where id = any(${sql.param(ids)}::int[]) and balance is null
         union all
-        select 'k', t.id, t.company_id, null, null, null, t.idempotency_key,
-               (select json_agg(json_build_array(e.account_id, e.amount)) from ledger_entries e
-                where e.transaction_id = t.id)
+        select 'k', t.id, t.company_id, null, null, null, t.idempotency_key
         from ledger_transactions t
         join unnest(${sql.param(movements.map((m) => m.companyId))}::int[],
                     ${sql.param(movements.map((m) => m.key))}::text[]) as k(company_id, key)
           on t.company_id = k.company_id and t.idempotency_key = k.key`,
   );
   const accounts = new Map<number, AccountRow>();
-  const posted = new Map<string, { id: number; legs: string }>();
+  const hits: Array<{ id: number; key: string }> = [];
   for (const r of res.rows) {
     if (r.src === 'a') {
       accounts.set(Number(r.id), {
@@ -214,10 +214,21 @@ async function lockAndFind(tx: Db, movements: Movement[]) {
         threshold: r.threshold === null ? null : Number(r.threshold),
       });
     } else {
-      const raw = (typeof r.legs === 'string' ? JSON.parse(r.legs) : r.legs) as Array<[number, number]> | null;
-      const legs = legsKey((raw ?? []).map(([a, n]) => [Number(a), Number(n)]));
-      posted.set(`${r.company_id}:${r.key}`, { id: Number(r.id), legs });
+      hits.push({ id: Number(r.id), key: `${r.company_id}:${r.key}` });
     }
+  }
+  const posted = new Map<string, { id: number; legs: string }>();
+  if (hits.length) {
+    const shapes = await tx.execute<{ transaction_id: number; account_id: number; amount: number }>(
+      sql`select transaction_id, account_id, amount from ledger_entries
+          where transaction_id = any(${sql.param(hits.map((h) => h.id))}::bigint[])`,
+    );
+    const legsOf = new Map<number, Array<[number, number]>>();
+    for (const e of shapes.rows) {
+      const id = Number(e.transaction_id);
+      legsOf.set(id, [...(legsOf.get(id) ?? []), [Number(e.account_id), Number(e.amount)]]);
+    }
+    for (const h of hits) posted.set(h.key, { id: h.id, legs: legsKey(legsOf.get(h.id) ?? []) });
   }
   return { accounts, posted };
 }

@@ -109,7 +109,8 @@ export function MaxPlusPage() {
                     loading={
                       (subscribe.isPending && subscribe.variables === p) || (waiting && subscribe.variables === p)
                     }
-                    aria-label={`Subscribe to ${MAX_PLUS_PLAN_INFO[p].label}`}
+                    // The visible text first (WCAG label in name), then which plan it buys.
+                    aria-label={`Subscribe for ${formatUsd(MAX_PLUS_PLAN_INFO[p].price)} to ${MAX_PLUS_PLAN_INFO[p].label}`}
                   >
                     Subscribe for {formatUsd(MAX_PLUS_PLAN_INFO[p].price)}
                   </Button>
@@ -140,7 +141,13 @@ export function MaxPlusPage() {
 }
 
 function TeamMaxPlus({ onChange }: { onChange: () => void }) {
-  const team = useQuery({ queryKey: ['max-plus-team'], queryFn: ({ signal }) => manageableUsers(signal) });
+  const team = useQuery({
+    queryKey: ['max-plus-team'],
+    queryFn: ({ signal }) => manageableUsers(signal),
+    // A bulk subscription is active only once the processor's webhook lands, which may be after the first refetch.
+    refetchInterval: (q) =>
+      q.state.data?.data.some((r) => r.max_plus_subscription.status === 'pending') ? 1000 : false,
+  });
   const [chosen, setChosen] = useState<Set<number>>(new Set());
   const [plan, setPlan] = useState<MaxPlusPlan>('standard');
   const key = useRef(newIdempotencyKey());
@@ -225,7 +232,9 @@ function TeamMaxPlus({ onChange }: { onChange: () => void }) {
               data={MAX_PLUS_PLANS.map((p) => ({ value: p, label: MAX_PLUS_PLAN_INFO[p].label }))}
             />
             <Button disabled={chosen.size === 0} loading={bulk.isPending} onClick={() => bulk.mutate()}>
-              Subscribe {chosen.size || ''} for {formatUsd(MAX_PLUS_PLAN_INFO[plan].price * chosen.size)} on your card
+              {chosen.size === 0
+                ? 'Choose people to subscribe'
+                : `Subscribe ${chosen.size} for ${formatUsd(MAX_PLUS_PLAN_INFO[plan].price * chosen.size)} on your card`}
             </Button>
           </Group>
         </>

@@ -7,11 +7,12 @@ import {
   WALLET_TRANSACTION_LABELS,
   type WalletTransactionKind,
 } from '@harbor/shared';
-import { Alert, Anchor, Badge, Group, NativeSelect, Pagination, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Group, NativeSelect, Pagination, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { invoiceHistory, transactionHistory } from '../../api/wallet';
+import { RecordTable } from '../../components/RecordTable';
 
 const POSITIVE = 'light-dark(var(--mantine-color-teal-9), var(--mantine-color-teal-4))';
 
@@ -47,51 +48,45 @@ export function Transactions() {
           {errorMessage(list.error)}
         </Alert>
       )}
-      <Table.ScrollContainer minWidth={560}>
-        <Table aria-label="Wallet transactions" striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Date</Table.Th>
-              <Table.Th>What</Table.Th>
-              <Table.Th ta="right">Amount</Table.Th>
-              <Table.Th ta="right">Balance</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((t) => (
-              <Table.Tr key={t.id}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{when(t.created_at)}</Table.Td>
-                <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Badge variant="light" size="sm" color={t.amount > 0 ? 'teal' : 'gray'}>
-                      {WALLET_TRANSACTION_LABELS[t.kind]}
-                    </Badge>
-                    <Text size="sm">{t.description}</Text>
-                  </Group>
-                </Table.Td>
-                <Table.Td
-                  ta="right"
-                  // teal.8 on the striped rows was 3.7:1; teal.9 (light) and teal.4 (dark) pass AA in both themes.
-                  style={{ whiteSpace: 'nowrap', color: t.amount > 0 ? POSITIVE : undefined }}
-                >
-                  {t.amount > 0 ? '+' : ''}
-                  {formatUsd(t.amount)}
-                </Table.Td>
-                <Table.Td ta="right">{formatUsd(t.balance_after)}</Table.Td>
-              </Table.Tr>
-            ))}
-            {list.isSuccess && rows.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={4}>
-                  <Text size="sm" c="dimmed">
-                    No transactions {filter === 'all' ? 'yet' : 'of this kind'}.
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      {/* Cards at phone width: a sideways-scrolling table hid the amounts off screen. */}
+      <RecordTable
+        label="Wallet transactions"
+        minWidth={560}
+        striped
+        rows={rows}
+        rowKey={(t) => t.id}
+        columns={[
+          { header: 'Date', cell: (t) => <span style={{ whiteSpace: 'nowrap' }}>{when(t.created_at)}</span> },
+          {
+            header: 'What',
+            cell: (t) => (
+              <Group gap="xs" wrap="nowrap" align="flex-start">
+                <Badge variant="light" size="sm" color={t.amount > 0 ? 'teal' : 'gray'} style={{ flexShrink: 0 }}>
+                  {WALLET_TRANSACTION_LABELS[t.kind]}
+                </Badge>
+                <Text size="sm">{t.description}</Text>
+              </Group>
+            ),
+          },
+          {
+            header: 'Amount',
+            align: 'right',
+            // teal.8 on the striped rows was 3.7:1; teal.9 (light) and teal.4 (dark) pass AA in both themes.
+            cell: (t) => (
+              <span style={{ whiteSpace: 'nowrap', color: t.amount > 0 ? POSITIVE : undefined }}>
+                {t.amount > 0 ? '+' : ''}
+                {formatUsd(t.amount)}
+              </span>
+            ),
+          },
+          { header: 'Balance', align: 'right', cell: (t) => formatUsd(t.balance_after) },
+        ]}
+      />
+      {list.isSuccess && rows.length === 0 && (
+        <Text size="sm" c="dimmed">
+          No transactions {filter === 'all' ? 'yet' : 'of this kind'}.
+        </Text>
+      )}
       {(list.data?.pagination.total_pages ?? 1) > 1 && (
         <Pagination
           total={list.data!.pagination.total_pages}
