@@ -181,7 +181,7 @@ export async function handToCarrier(deps: Deps, id: number, db: Db = deps.databa
       statusCallback: statusCallbackUrl(deps),
     });
     await db.execute(
-      sql`update sms_messages set sid = ${sent.sid}, updated_at = now() where id = ${id} and sid is null`,
+      sql`update sms_messages set sid = ${sent.sid}, error_message = null, updated_at = now() where id = ${id} and sid is null`,
     );
   } catch (err) {
     const e = err instanceof MessagingError ? err : new MessagingError((err as Error).message, null, true);
