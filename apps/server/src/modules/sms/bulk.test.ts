@@ -5,7 +5,7 @@
  * of a selection are paid one by one from the wallet, as far as it pays.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, DEMO, signIn, type TestApp } from '../../../test/harness.js';
+import { type Client, createTestApp, DEMO, signIn, type TestApp, until } from '../../../test/harness.js';
 import { newContact } from '../contacts/test-helpers.js';
 import { balance, topUp } from '../wallet/test-helpers.js';
 import { chargeUsage } from '../wallet/usage.js';
@@ -14,16 +14,6 @@ import { quietUntil, zoneOfState } from './quiet-hours.js';
 let t: TestApp;
 let agent: Client;
 const q = <T = Record<string, any>>(text: string, params: unknown[] = []) => t.database.query<T>(text, params);
-
-async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A state whose local time is now outside quiet hours (there always is one: quiet hours are 11 of 24). */
 const STATES = ['FL', 'TX', 'CO', 'AZ', 'CA', 'AK', 'HI', 'PR'];
@@ -91,10 +81,14 @@ describe('text broadcasts', () => {
       message: 'AEP opens Oct 15. Reply STOP to opt out.',
     });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-    const b = await until(async () => {
-      const r = await agent.get(`/v1/broadcasts/${sent.body.id}`);
-      return r.body.status === 'completed' && r.body;
-    }, 'the broadcast');
+    const b = await until(
+      async () => {
+        const r = await agent.get(`/v1/broadcasts/${sent.body.id}`);
+        return r.body.status === 'completed' && r.body;
+      },
+      'the broadcast',
+      20_000,
+    );
     expect(b).toMatchObject({ total: 4, sent: 1, removed: 2, failed: 1 });
     const rows = await q<{ contact_id: number; to_phone: string }>(
       'select contact_id, to_phone from sms_messages where broadcast_id = $1',
@@ -104,7 +98,7 @@ describe('text broadcasts', () => {
     expect((await q<{ n: number }>('select count(*)::int as n from sms_messages'))[0].n).toBe(before + 1);
     const [m] = await q<{ id: number }>('select id from sms_messages where broadcast_id = $1', [sent.body.id]);
     expect(await q('select 1 from ledger_transactions where idempotency_key = $1', [`sms:${m.id}`])).toHaveLength(1);
-    await until(async () => t.deps.messaging.carrier!.phone('+13055550111').length === 1, 'the delivery');
+    await until(async () => t.deps.messaging.carrier!.phone('+13055550111').length === 1, 'the delivery', 20_000);
     expect(t.deps.messaging.carrier!.phone('+13055559113')).toHaveLength(0);
     expect(t.deps.messaging.carrier!.phone('+13055550112')).toHaveLength(0);
   });

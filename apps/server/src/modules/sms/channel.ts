@@ -13,6 +13,7 @@ import { checkSmsAllocation, recordUsage } from '../usage-plans/enforcement.js';
 import { chargeUsage } from '../wallet/usage.js';
 import { senderNumber } from './numbers.js';
 import { quietUntil, zoneOfState } from './quiet-hours.js';
+import { reconcileMessage } from './reconcile.js';
 import { handToCarrier, lineTypeOf } from './send.js';
 import { touchConversation } from './store.js';
 
@@ -69,7 +70,13 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
         if (!from.ok) {
           return { contactId: r.contactId, outcome: 'failed', error: from.message };
         }
-        const [m] = await rowsOf<{ id: number; sid: string | null; status: string; charged_cents: number }>(
+        let [m] = await rowsOf<{
+          id: number;
+          sid: string | null;
+          status: string;
+          charged_cents: number;
+          updated_at: string;
+        }>(
           db,
           sql`with ins as (
               insert into sms_messages (company_id, contact_id, user_id, direction, from_phone, to_phone, body, segments,
@@ -77,11 +84,22 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
               values (${broadcast.companyId}, ${r.contactId}, ${r.senderId}, 'outbound', ${from.phone}, ${r.address}, ${c.body},
                 ${c.segments}, 'queued', ${broadcast.id}, ${c.trigger_id ?? null}, ${r.basis})
               on conflict (broadcast_id, contact_id) where broadcast_id is not null do nothing
-              returning id, sid, status, charged_cents)
+              returning id, sid, status, charged_cents, updated_at)
             select * from ins union all
-            select id, sid, status, charged_cents from sms_messages where broadcast_id = ${broadcast.id} and contact_id = ${r.contactId}
+            select id, sid, status, charged_cents, updated_at from sms_messages where broadcast_id = ${broadcast.id} and contact_id = ${r.contactId}
             limit 1`,
         );
+        // Cut off mid-send by an earlier run (a killed process): settled with the carrier, never simply sent again.
+        if (
+          m.status === 'sending' &&
+          Date.now() - new Date(m.updated_at).getTime() > deps.config.sms.reconcileAfterMs &&
+          (await reconcileMessage(deps, m.id)) !== 'unchanged'
+        ) {
+          [m] = await rowsOf<typeof m>(
+            db,
+            sql`select id, sid, status, charged_cents, updated_at from sms_messages where id = ${m.id}`,
+          );
+        }
         if (m.sid) {
           return { contactId: r.contactId, outcome: 'sent' };
         }
