@@ -61,6 +61,10 @@ export interface Config {
     ratePerSecond: number;
     loopbackFailPercent: number;
     registrationDelayMs: number;
+    /** SMS_LOOPBACK_JOURNAL: the file the loopback carrier keeps what it accepted in (survives a killed process). */
+    loopbackJournal: string | null;
+    /** SMS_RECONCILE_AFTER_MS: a text `sending` this long is settled with the carrier (modules/sms/reconcile.ts). */
+    reconcileAfterMs: number;
   };
   /** Per-rule overrides of rate-limit maxima (`RATE_LIMITS=user=20000,sign_in=30`), see platform/http/rate-limit.ts. */
   rateLimits: Record<string, number>;
@@ -148,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ratePerSecond: Number(env.SMS_RATE ?? 200),
       loopbackFailPercent: environment === 'production' ? 0 : Number(env.SMS_LOOPBACK_FAIL_PERCENT ?? 0),
       registrationDelayMs: Number(env.SMS_REGISTRATION_DELAY_MS ?? (environment === 'test' ? 0 : 20_000)),
+      loopbackJournal: env.SMS_LOOPBACK_JOURNAL || null,
+      reconcileAfterMs: Number(env.SMS_RECONCILE_AFTER_MS ?? 5 * 60_000),
     },
     sessionCacheMs: Number(env.SESSION_CACHE_MS ?? (environment === 'test' ? 0 : 3_000)),
     dashboardCacheMs: Number(env.DASHBOARD_CACHE_MS ?? (environment === 'test' ? 0 : 60_000)),

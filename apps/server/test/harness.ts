@@ -214,3 +214,18 @@ export async function waitForMail(t: TestApp, to: string, subject: RegExp) {
   }
   throw new Error(`no mail to ${to} matching ${subject}`);
 }
+
+/** The first truthy answer of `probe`, asked every 40 ms (work done by jobs and callbacks lands a moment later). */
+export async function until<T>(
+  probe: () => Promise<T | null | undefined | false>,
+  what: string,
+  ms = 15_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}

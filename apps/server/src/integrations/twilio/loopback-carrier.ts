@@ -12,6 +12,7 @@
  * an invalid number (libphonenumber-js) is refused with 21211 like Twilio does.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { smsSegments } from '@harbor/shared';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import twilio from 'twilio';
@@ -46,6 +47,24 @@ export interface LoopbackCarrierOptions {
   registrationDelayMs?: number;
   /** Delay between status steps (ms). */
   stepMs?: number;
+  /**
+   * A file every accepted message is appended to (one JSON line) and read back at start: the carrier's memory of
+   * what it took outlives a killed process, as a real carrier's does (SMS_LOOPBACK_JOURNAL; benches count from it).
+   */
+  journal?: string;
+}
+
+/** What the carrier remembers of a message it accepted (Twilio's Message resource, the fields Harbor reads). */
+export interface AcceptedMessage {
+  sid: string;
+  to: string;
+  from: string;
+  body: string;
+  /** ms since the epoch. */
+  at: number;
+  /** The status it ends at, and its error code. */
+  final: string;
+  code: string | null;
 }
 
 interface Req {
@@ -66,9 +85,28 @@ export class LoopbackCarrier {
   private readonly numbers = new Map<string, string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly startedAt = Date.now();
+  /** Every message accepted (this process's and, with a journal, earlier ones'), by sid. */
+  private readonly accepted = new Map<string, AcceptedMessage>();
   private closed = false;
 
-  constructor(private readonly opts: LoopbackCarrierOptions) {}
+  constructor(private readonly opts: LoopbackCarrierOptions) {
+    if (opts.journal && fs.existsSync(opts.journal)) {
+      for (const line of fs.readFileSync(opts.journal, 'utf8').split('\n')) {
+        if (!line) continue;
+        try {
+          const m = JSON.parse(line) as AcceptedMessage;
+          this.accepted.set(m.sid, m);
+        } catch {
+          // a line cut short by a kill mid-write: that message's request never got its answer either
+        }
+      }
+    }
+  }
+
+  /** The messages the carrier accepted, oldest first. */
+  acceptedMessages(): AcceptedMessage[] {
+    return [...this.accepted.values()];
+  }
 
   setTarget(target: CarrierTarget) {
     this.target = target;
@@ -130,6 +168,9 @@ export class LoopbackCarrier {
     const method = o.method.toLowerCase();
     try {
       if (method === 'post' && /\/Accounts\/[^/]+\/Messages\.json$/.test(path)) return this.createMessage(data);
+      if (method === 'get' && /\/Accounts\/[^/]+\/Messages\.json$/.test(path)) return this.listMessages(o.params ?? {});
+      const one = method === 'get' && /\/Accounts\/[^/]+\/Messages\/(SM[0-9a-f]+)\.json$/.exec(path);
+      if (one) return this.fetchMessage(one[1]);
       if (method === 'get' && path.startsWith('/v2/PhoneNumbers/'))
         return this.lookup(decodeURIComponent(path.slice(17)));
       if (method === 'get' && /\/AvailablePhoneNumbers\/US\/Local\.json$/.test(path))
@@ -177,6 +218,10 @@ export class LoopbackCarrier {
       : LOOPBACK_RULES.landline.test(line)
         ? ['undelivered', '30006']
         : ['delivered', null];
+    const record: AcceptedMessage = { sid, to: number, from, body, at: Date.now(), final: final[0], code: final[1] };
+    this.accepted.set(sid, record);
+    // Written before the answer: a process killed now leaves a message the carrier took and Harbor never heard of.
+    if (this.opts.journal) fs.appendFileSync(this.opts.journal, `${JSON.stringify(record)}\n`);
     const steps: Array<[string, string | null]> = [['sent', null], final];
     const step = this.opts.stepMs ?? 30;
     steps.forEach(([status, code], i) => {
@@ -213,6 +258,69 @@ export class LoopbackCarrier {
       error_message: null,
       price: null,
       uri: `/2010-04-01/Accounts/${this.opts.accountSid}/Messages/${sid}.json`,
+    });
+  }
+
+  /** Where a message is now: queued, then sent after one step, then its final status (from the time it was taken). */
+  private statusOf(m: AcceptedMessage): [string, string | null] {
+    const step = this.opts.stepMs ?? 30;
+    const age = Date.now() - m.at;
+    return age >= 2 * step ? [m.final, m.code] : age >= step ? ['sent', null] : ['queued', null];
+  }
+
+  private resource(m: AcceptedMessage) {
+    const [status, code] = this.statusOf(m);
+    return {
+      sid: m.sid,
+      account_sid: this.opts.accountSid,
+      to: m.to,
+      from: m.from,
+      body: m.body,
+      status,
+      num_segments: String(smsSegments(m.body).segments || 1),
+      num_media: '0',
+      direction: 'outbound-api',
+      date_created: new Date(m.at).toUTCString(),
+      date_sent: new Date(m.at).toUTCString(),
+      error_code: code ? Number(code) : null,
+      error_message: null,
+      price: null,
+      uri: `/2010-04-01/Accounts/${this.opts.accountSid}/Messages/${m.sid}.json`,
+    };
+  }
+
+  private fetchMessage(sid: string) {
+    const m = this.accepted.get(sid);
+    if (!m)
+      return json(404, { code: 20404, message: `The requested resource Message ${sid} was not found`, status: 404 });
+    return json(200, this.resource(m));
+  }
+
+  /** Messages by To, From and DateSent> / DateSent< (Twilio's filters), newest first, one page. */
+  private listMessages(params: Record<string, unknown>) {
+    const to = params.To ? e164(String(params.To))?.number : null;
+    const from = params.From ? String(params.From) : null;
+    const after = params['DateSent>'] ? Date.parse(String(params['DateSent>'])) : null;
+    const before = params['DateSent<'] ? Date.parse(String(params['DateSent<'])) : null;
+    const size = Math.min(1000, Number(params.PageSize ?? 50) || 50);
+    const found = [...this.accepted.values()]
+      .filter(
+        (m) =>
+          (!to || m.to === to) &&
+          (!from || m.from === from) &&
+          (after === null || m.at >= after) &&
+          (before === null || m.at < before),
+      )
+      .sort((a, b) => b.at - a.at)
+      .slice(0, size);
+    return json(200, {
+      messages: found.map((m) => this.resource(m)),
+      page: 0,
+      page_size: size,
+      first_page_uri: '/Messages.json',
+      next_page_uri: null,
+      previous_page_uri: null,
+      uri: '/Messages.json',
     });
   }
 

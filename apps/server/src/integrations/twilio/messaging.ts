@@ -25,15 +25,30 @@ export interface AcceptedText {
   segments: number;
 }
 
-/** A refusal by the provider: `temporary` ones (429, 5xx, network) may be tried again; others never will work. */
+/**
+ * A refusal by the provider: `temporary` ones (429, 5xx, network) may be tried again; others never will work.
+ * `ambiguous`: no HTTP answer came back (a timeout, a reset connection), so the carrier may have taken the message:
+ * sending it again could text the person twice; the reconciler asks the carrier instead.
+ */
 export class MessagingError extends Error {
   constructor(
     message: string,
     readonly code: number | null,
     readonly temporary: boolean,
+    readonly ambiguous = false,
   ) {
     super(message);
   }
+}
+
+/** A message as the carrier knows it (Twilio's Message resource). */
+export interface CarrierMessage {
+  sid: string;
+  status: string;
+  errorCode: number | null;
+  body: string;
+  /** When the carrier created it. */
+  createdAt: Date;
 }
 
 export interface LookupResult {
@@ -54,6 +69,10 @@ export interface MessagingPort {
   /** The account's auth token: X-Twilio-Signature of the callbacks is checked with it. */
   readonly authToken: string;
   send(text: OutgoingText): Promise<AcceptedText>;
+  /** One message by its sid; null when the carrier does not know it. */
+  fetchMessage(sid: string): Promise<CarrierMessage | null>;
+  /** Messages from `from` to `to` created at or after `since`, newest first (to find one whose answer was lost). */
+  findMessages(q: { to: string; from: string; since: Date }): Promise<CarrierMessage[]>;
   lookup(e164: string): Promise<LookupResult>;
   searchNumbers(q: { areaCode?: string; contains?: string }): Promise<AvailableNumber[]>;
   buyNumber(e164: string, smsUrl: string): Promise<{ sid: string }>;
@@ -120,6 +139,24 @@ export class TwilioMessaging implements MessagingPort {
     }
   }
 
+  async fetchMessage(sid: string): Promise<CarrierMessage | null> {
+    try {
+      return carrierMessage(await this.client.messages(sid).fetch());
+    } catch (err) {
+      if ((err as { status?: number }).status === 404) return null;
+      throw asMessagingError(err);
+    }
+  }
+
+  async findMessages(q: { to: string; from: string; since: Date }): Promise<CarrierMessage[]> {
+    try {
+      const list = await this.client.messages.list({ to: q.to, from: q.from, dateSentAfter: q.since, limit: 50 });
+      return list.map(carrierMessage);
+    } catch (err) {
+      throw asMessagingError(err);
+    }
+  }
+
   async lookup(e164: string): Promise<LookupResult> {
     try {
       const r = await this.client.lookups.v2.phoneNumbers(e164).fetch({ fields: 'line_type_intelligence' });
@@ -169,9 +206,26 @@ export class TwilioMessaging implements MessagingPort {
   }
 }
 
+function carrierMessage(m: {
+  sid: string;
+  status: string;
+  errorCode: number | null;
+  body: string;
+  dateCreated: Date;
+}): CarrierMessage {
+  return {
+    sid: m.sid,
+    status: m.status,
+    errorCode: m.errorCode == null ? null : Number(m.errorCode),
+    body: m.body ?? '',
+    createdAt: new Date(m.dateCreated),
+  };
+}
+
 function asMessagingError(err: unknown): MessagingError {
   const e = err as { status?: number; code?: number; message?: string };
   const status = Number(e.status ?? 0);
   const temporary = !status || status === 429 || status >= 500;
-  return new MessagingError(e.message ?? 'The carrier refused the request', e.code ?? null, temporary);
+  // No HTTP status: the request may have reached the carrier and its answer been lost.
+  return new MessagingError(e.message ?? 'The carrier refused the request', e.code ?? null, temporary, !status);
 }

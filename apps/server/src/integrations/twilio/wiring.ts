@@ -21,6 +21,7 @@ export function wireMessaging(config: Config): Messaging {
     appUrl: config.appUrl,
     failPercent: config.sms.loopbackFailPercent,
     registrationDelayMs: config.sms.registrationDelayMs,
+    journal: config.sms.loopbackJournal ?? undefined,
   });
   const port = new TwilioMessaging({ ...account, httpClient: carrier as unknown as RequestClient });
   return { port, carrier, close: () => carrier.close() };

@@ -25,7 +25,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { storedPhone, toE164 } from '../../integrations/twilio/messaging.js';
 import type { AuthContext } from '../../platform/auth/context.js';
-import { invalid, notFound } from '../../platform/http/errors.js';
+import { HttpError, invalid, notFound } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { createBroadcast, fingerprintOf, previewBroadcast, selectionRecipients } from '../broadcasts/create.js';
 import { loadBroadcast, presentBroadcast } from '../broadcasts/presenter.js';
@@ -37,7 +37,8 @@ import { checkSmsAllocation } from '../usage-plans/enforcement.js';
 import { affordableQuantity } from '../wallet/usage.js';
 import type { SmsContent } from './channel.js';
 import { quietUntil, zoneOfState } from './quiet-hours.js';
-import { lineTypeOf, sendTestText } from './send.js';
+import { sendTestText } from './send.js';
+import { paidLookup } from './verifications.js';
 
 const tags = ['messaging'];
 const config = { access: 'sms.use', feature: 'sms_feature', idempotent: true } as const;
@@ -262,9 +263,18 @@ export function bulkRoutes(scope: FastifyInstance) {
       bodyLimit: BODY_LIMIT,
       schema: {
         tags,
-        summary: 'Look up the line type of a selection’s numbers not known yet (paid per lookup)',
+        summary:
+          'Look up the line type of a selection’s numbers not known yet, each paid from the wallet (as many as it pays for)',
         body: SmsBroadcastPreviewBody.omit({ message: true }),
-        response: { 200: z.object({ looked_up: z.number() }) },
+        response: {
+          200: z.object({
+            looked_up: z.number(),
+            /** Numbers left without a lookup because the wallet ran out (0: all done). */
+            not_paid: z.number(),
+            cost: z.number(),
+            cost_label: z.string(),
+          }),
+        },
       },
     },
     async (req) => {
@@ -278,9 +288,26 @@ export function bulkRoutes(scope: FastifyInstance) {
               and v.phone = contacts.phone and v.created_at > now() - interval '90 days')
           order by contacts.phone, contacts.id limit 1000`,
       );
-      for (const n of need)
-        await lineTypeOf(deps, { companyId: auth.company.id, userId: auth.user.id, contactId: n.id }, n.phone);
-      return { looked_up: need.length };
+      // Each lookup is paid on its own, as a single validation is: a wallet that runs out mid-way keeps what it paid
+      // for (partial), and one that cannot pay the first is refused with nothing looked up.
+      let done = 0;
+      let cost = 0;
+      let refusal: string | null = null;
+      for (const n of need) {
+        const paid = await paidLookup(
+          deps,
+          { companyId: auth.company.id, userId: auth.user.id, contactId: n.id },
+          n.phone,
+        );
+        if (!paid.ok) {
+          refusal = paid.message;
+          break;
+        }
+        done++;
+        cost += paid.charged;
+      }
+      if (refusal && done === 0) throw new HttpError(402, { wallet: [refusal] });
+      return { looked_up: done, not_paid: need.length - done, cost, cost_label: formatUsd(cost) };
     },
   );
 }

@@ -1,27 +1,19 @@
 /**
  * Texting a selection (issue 12): the preview removes an opted-out contact, a contact without consent and a landline,
  * counts who waits for their morning, and prices it; the broadcast then sends exactly one text to each allowed
- * recipient through the loopback carrier (none to the opted-out or the landline), one debit each.
+ * recipient through the loopback carrier (none to the opted-out or the landline), one debit each. Line-type lookups
+ * of a selection are paid one by one from the wallet, as far as it pays.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, clockAt, createTestApp, DEMO, signIn, type TestApp } from '../../../test/harness.js';
+import { type Client, clockAt, createTestApp, DEMO, signIn, type TestApp, until } from '../../../test/harness.js';
 import { newContact } from '../contacts/test-helpers.js';
-import { topUp } from '../wallet/test-helpers.js';
+import { balance, topUp } from '../wallet/test-helpers.js';
+import { chargeUsage } from '../wallet/usage.js';
 import { quietUntil, zoneOfState } from './quiet-hours.js';
 
 let t: TestApp;
 let agent: Client;
 const q = <T = Record<string, any>>(text: string, params: unknown[] = []) => t.database.query<T>(text, params);
-
-async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /**
  * The app's clock says 9:30 p.m. Eastern: Florida is in its quiet hours, Texas (8:30 p.m.) is not. Real clocks give
@@ -92,10 +84,14 @@ describe('text broadcasts', () => {
       message: 'AEP opens Oct 15. Reply STOP to opt out.',
     });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-    const b = await until(async () => {
-      const r = await agent.get(`/v1/broadcasts/${sent.body.id}`);
-      return r.body.status === 'completed' && r.body;
-    }, 'the broadcast');
+    const b = await until(
+      async () => {
+        const r = await agent.get(`/v1/broadcasts/${sent.body.id}`);
+        return r.body.status === 'completed' && r.body;
+      },
+      'the broadcast',
+      20_000,
+    );
     expect(b).toMatchObject({ total: 4, sent: 1, removed: 2, failed: 1 });
     const rows = await q<{ contact_id: number; to_phone: string }>(
       'select contact_id, to_phone from sms_messages where broadcast_id = $1',
@@ -105,7 +101,7 @@ describe('text broadcasts', () => {
     expect((await q<{ n: number }>('select count(*)::int as n from sms_messages'))[0].n).toBe(before + 1);
     const [m] = await q<{ id: number }>('select id from sms_messages where broadcast_id = $1', [sent.body.id]);
     expect(await q('select 1 from ledger_transactions where idempotency_key = $1', [`sms:${m.id}`])).toHaveLength(1);
-    await until(async () => t.deps.messaging.carrier!.phone('+13055550111').length === 1, 'the delivery');
+    await until(async () => t.deps.messaging.carrier!.phone('+13055550111').length === 1, 'the delivery', 20_000);
     expect(t.deps.messaging.carrier!.phone('+13055559113')).toHaveLength(0);
     expect(t.deps.messaging.carrier!.phone('+13055550112')).toHaveLength(0);
   });
@@ -126,5 +122,87 @@ describe('text broadcasts', () => {
     expect((await agent.post('/v1/contacts/send_test_sms', { to: '1-305-555-9130', message: 'Testing' })).status).toBe(
       422,
     );
+  });
+});
+
+describe('bulk_sms_verification_group', () => {
+  const day = () => new Date().toISOString().slice(0, 10);
+  const who = async () => {
+    const [u] = await q<{ id: number; company_id: number }>('select id, company_id from users where email = $1', [
+      DEMO('agent'),
+    ]);
+    return { userId: Number(u.id), companyId: Number(u.company_id) };
+  };
+
+  it('looks up each unknown number once, each paid from the wallet under its own key; refuses a basic user, an empty or foreign selection', async () => {
+    const { userId } = await who();
+    const list = [
+      await newContact(agent, { first_name: 'Vera', last_name: 'One', phone: '1-305-555-0201' }),
+      await newContact(agent, { first_name: 'Vera', last_name: 'Two', phone: '1-305-555-9202' }),
+      await newContact(agent, { first_name: 'Vera', last_name: 'Three', phone: '1-305-555-0203' }),
+    ];
+    const ids = list.map((c) => c.id);
+    const before = await balance(agent);
+    const res = await agent.post('/v1/contacts/bulk_sms_verification_group', { ids });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ looked_up: 3, not_paid: 0, cost: 3 });
+    expect(await balance(agent)).toBe(before - 3);
+    const found = await q<{ phone: string; line_type: string }>(
+      `select phone, line_type from phone_verifications where phone like '1305555020%' or phone = '13055559202' order by phone`,
+    );
+    expect(found.map((f) => [f.phone, f.line_type])).toEqual([
+      ['13055550201', 'mobile'],
+      ['13055550203', 'mobile'],
+      ['13055559202', 'landline'],
+    ]);
+    for (const phone of ['13055550201', '13055559202', '13055550203']) {
+      expect(
+        await q('select 1 from ledger_transactions where idempotency_key = $1', [`lookup:${phone}:${day()}:${userId}`]),
+      ).toHaveLength(1);
+    }
+    // Known now: nothing looked up or paid again.
+    expect((await agent.post('/v1/contacts/bulk_sms_verification_group', { ids })).body).toMatchObject({
+      looked_up: 0,
+      cost: 0,
+    });
+    expect(await balance(agent)).toBe(before - 3);
+
+    expect((await agent.post('/v1/contacts/bulk_sms_verification_group', { ids: [] })).status).toBe(422);
+    const basic = await signIn(t.app, DEMO('basic'));
+    expect((await basic.post('/v1/contacts/bulk_sms_verification_group', { ids })).status).toBe(403);
+    const manager = await signIn(t.app, DEMO('manager'));
+    const theirs = await newContact(manager, { first_name: 'Not', last_name: 'Yours', phone: '1-305-555-0204' });
+    const foreign = await agent.post('/v1/contacts/bulk_sms_verification_group', { ids: [theirs.id] });
+    expect(foreign.status).toBe(404);
+    expect(await q(`select 1 from phone_verifications where phone = '13055550204'`)).toHaveLength(0);
+    expect(await balance(agent)).toBe(before - 3);
+  });
+
+  it('looks up as many as the wallet pays for, then refuses with 402 and looks up nothing', async () => {
+    const { userId, companyId } = await who();
+    // Leave exactly two lookups' worth in the wallet.
+    const left = await balance(agent);
+    const drain = await chargeUsage(t.deps, {
+      companyId,
+      userId,
+      usageType: 'phone_validation',
+      quantity: left - 2,
+      idempotencyKey: 'test:drain',
+    });
+    expect(drain.ok).toBe(true);
+    const list = [];
+    for (const n of ['0211', '0212', '0213', '0214'])
+      list.push(await newContact(agent, { first_name: 'Poor', last_name: n, phone: `1-305-555-${n}` }));
+    const res = await agent.post('/v1/contacts/bulk_sms_verification_group', { ids: list.map((c) => c.id) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ looked_up: 2, not_paid: 2, cost: 2 });
+    expect(await balance(agent)).toBe(0);
+    expect(await q(`select 1 from phone_verifications where phone like '1305555021_'`)).toHaveLength(2);
+
+    const broke = await agent.post('/v1/contacts/bulk_sms_verification_group', { ids: list.map((c) => c.id) });
+    expect(broke.status).toBe(402);
+    expect(broke.body.errors.wallet[0]).toMatch(/top up/i);
+    expect(await q(`select 1 from phone_verifications where phone like '1305555021_'`)).toHaveLength(2);
+    expect(await balance(agent)).toBe(0);
   });
 });

@@ -7,14 +7,18 @@
 import { smsSegments } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.js';
-import type { BroadcastChannelDef, SendOutcome } from '../broadcasts/channels.js';
+import type { BroadcastChannelDef, OutgoingRecipient, SendOutcome } from '../broadcasts/channels.js';
 import { rowsOf } from '../contacts/list-scope.js';
 import { checkSmsAllocation, recordUsage } from '../usage-plans/enforcement.js';
 import { chargeUsage } from '../wallet/usage.js';
 import { senderNumber } from './numbers.js';
 import { quietUntil, zoneOfState } from './quiet-hours.js';
+import { reconcileMessage } from './reconcile.js';
 import { handToCarrier, lineTypeOf } from './send.js';
 import { touchConversation } from './store.js';
+
+/** Recipients in flight at once, per broadcast job. */
+const PARALLEL = 16;
 
 export interface SmsContent {
   body: string;
@@ -47,13 +51,11 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
           )
         ).map((r) => [Number(r.id), r.state]),
       );
-      const out: SendOutcome[] = [];
-      const numbers = new Map<number, Awaited<ReturnType<typeof senderNumber>>>();
-      for (const r of recipients) {
+      const numbers = new Map<number, Promise<Awaited<ReturnType<typeof senderNumber>>>>();
+      const one = async (r: OutgoingRecipient): Promise<SendOutcome> => {
         const until = quietUntil(zoneOfState(states.get(r.contactId)), deps.clock());
         if (until) {
-          out.push({ contactId: r.contactId, outcome: 'wait', until });
-          continue;
+          return { contactId: r.contactId, outcome: 'wait', until };
         }
         const line = await lineTypeOf(
           deps,
@@ -61,17 +63,20 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
           r.address,
         );
         if (line === 'landline' || line === 'invalid') {
-          out.push({ contactId: r.contactId, outcome: 'failed', error: line });
-          continue;
+          return { contactId: r.contactId, outcome: 'failed', error: line };
         }
-        if (!numbers.has(r.senderId))
-          numbers.set(r.senderId, await senderNumber(deps, broadcast.companyId, r.senderId));
-        const from = numbers.get(r.senderId)!;
+        if (!numbers.has(r.senderId)) numbers.set(r.senderId, senderNumber(deps, broadcast.companyId, r.senderId));
+        const from = await numbers.get(r.senderId)!;
         if (!from.ok) {
-          out.push({ contactId: r.contactId, outcome: 'failed', error: from.message });
-          continue;
+          return { contactId: r.contactId, outcome: 'failed', error: from.message };
         }
-        const [m] = await rowsOf<{ id: number; sid: string | null; status: string; charged_cents: number }>(
+        let [m] = await rowsOf<{
+          id: number;
+          sid: string | null;
+          status: string;
+          charged_cents: number;
+          updated_at: string;
+        }>(
           db,
           sql`with ins as (
               insert into sms_messages (company_id, contact_id, user_id, direction, from_phone, to_phone, body, segments,
@@ -79,18 +84,27 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
               values (${broadcast.companyId}, ${r.contactId}, ${r.senderId}, 'outbound', ${from.phone}, ${r.address}, ${c.body},
                 ${c.segments}, 'queued', ${broadcast.id}, ${c.trigger_id ?? null}, ${r.basis})
               on conflict (broadcast_id, contact_id) where broadcast_id is not null do nothing
-              returning id, sid, status, charged_cents)
+              returning id, sid, status, charged_cents, updated_at)
             select * from ins union all
-            select id, sid, status, charged_cents from sms_messages where broadcast_id = ${broadcast.id} and contact_id = ${r.contactId}
+            select id, sid, status, charged_cents, updated_at from sms_messages where broadcast_id = ${broadcast.id} and contact_id = ${r.contactId}
             limit 1`,
         );
+        // Cut off mid-send by an earlier run (a killed process): settled with the carrier, never simply sent again.
+        if (
+          m.status === 'sending' &&
+          Date.now() - new Date(m.updated_at).getTime() > deps.config.sms.reconcileAfterMs &&
+          (await reconcileMessage(deps, m.id)) !== 'unchanged'
+        ) {
+          [m] = await rowsOf<typeof m>(
+            db,
+            sql`select id, sid, status, charged_cents, updated_at from sms_messages where id = ${m.id}`,
+          );
+        }
         if (m.sid) {
-          out.push({ contactId: r.contactId, outcome: 'sent' });
-          continue;
+          return { contactId: r.contactId, outcome: 'sent' };
         }
         if (m.status === 'failed') {
-          out.push({ contactId: r.contactId, outcome: 'failed' });
-          continue;
+          return { contactId: r.contactId, outcome: 'failed' };
         }
         if (!m.charged_cents) {
           const quota = await checkSmsAllocation(db, {
@@ -117,8 +131,7 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
                 ? charge.message
                 : 'not charged';
             await db.execute(sql`update sms_messages set status = 'failed', error_message = ${why} where id = ${m.id}`);
-            out.push({ contactId: r.contactId, outcome: 'failed', error: why });
-            continue;
+            return { contactId: r.contactId, outcome: 'failed', error: why };
           }
           await db.execute(sql`update sms_messages set charged_cents = ${charge.amount} where id = ${m.id}`);
           await recordUsage(db, {
@@ -143,7 +156,7 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
           db,
           sql`select sid, status from sms_messages where id = ${m.id}`,
         );
-        out.push({
+        return {
           contactId: r.contactId,
           outcome: after.sid
             ? 'sent'
@@ -152,8 +165,19 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
               : after.status === 'sending'
                 ? 'wait'
                 : 'retry',
-        });
-      }
+        };
+      };
+      // Several recipients in flight at once: each waits on round trips (database, wallet, carrier), and the
+      // ledger's group commit pays many debits of one wallet together; the throttle still paces the carrier.
+      const out: SendOutcome[] = new Array(recipients.length);
+      let next = 0;
+      const worker = async () => {
+        while (next < recipients.length) {
+          const i = next++;
+          out[i] = await one(recipients[i]);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARALLEL, recipients.length) }, worker));
       return out;
     },
   };

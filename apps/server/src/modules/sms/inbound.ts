@@ -28,6 +28,7 @@ const ERRORS: Record<number, string> = {
   30007: 'Filtered by the carrier as spam',
   30008: 'Unknown carrier error',
 };
+export const carrierErrorLabel = (code: number) => ERRORS[code] ?? `Carrier error ${code}`;
 
 export function statusHandler(deps: Deps) {
   return async (event: StoredWebhookEvent, tx: Db) => {
@@ -53,7 +54,7 @@ export function statusHandler(deps: Deps) {
       to: status,
       set: {
         updated_at: new Date(),
-        ...(code ? { error_code: code, error_message: ERRORS[code] ?? `Carrier error ${code}` } : {}),
+        ...(code ? { error_code: code, error_message: carrierErrorLabel(code) } : {}),
       },
     });
     if (!moved) return;

@@ -14,6 +14,7 @@ import { smsChannel } from './channel.js';
 import { devPhoneRoutes } from './dev-phone.js';
 import { confirmJob, inboundHandler, SMS_CONFIRM_JOB, statusHandler } from './inbound.js';
 import { numberRoutes } from './numbers.js';
+import { reconcileStale, SMS_RECONCILE_JOB } from './reconcile.js';
 import { conversationRoutes } from './routes.js';
 import { handToCarrier, SMS_SEND_JOB } from './send.js';
 import { mediaRoute } from './send-form.js';
@@ -33,6 +34,8 @@ export const smsModule: Module = {
       concurrency: 4,
     });
     deps.jobs.register(SMS_CONFIRM_JOB, confirmJob(deps), { concurrency: 2 });
+    deps.jobs.register(SMS_RECONCILE_JOB, async () => void (await reconcileStale(deps)), { concurrency: 1 });
+    deps.schedules.add({ name: SMS_RECONCILE_JOB, cron: '* * * * *' });
     if (carrier) {
       // The loopback carrier posts its signed callbacks through the app itself (the same route Twilio calls).
       scope.addHook('onReady', async () => {

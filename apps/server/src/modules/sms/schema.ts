@@ -86,6 +86,8 @@ export const smsMessages = pgTable(
     index('sms_messages_thread').on(t.companyId, t.contactId, t.id),
     uniqueIndex('sms_messages_sid').on(t.sid),
     uniqueIndex('sms_messages_broadcast_contact').on(t.broadcastId, t.contactId).where(sql`broadcast_id is not null`),
+    // The reconciler's scan (reconcile.ts): the few texts caught mid-send, among millions.
+    index('sms_messages_sending').on(t.updatedAt).where(sql`status = 'sending'`),
   ],
 );
 

@@ -7,7 +7,7 @@
  */
 import { formatPhone, type LineType, smsSegments } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
-import { MessagingError, toE164 } from '../../integrations/twilio/messaging.js';
+import { type AcceptedText, MessagingError, toE164 } from '../../integrations/twilio/messaging.js';
 import type { Db } from '../../platform/db/client.js';
 import type { Deps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/errors.js';
@@ -161,8 +161,10 @@ export function sendTestText(deps: Deps, r: { companyId: number; userId: number;
 
 /**
  * Asks the carrier to send a stored, paid text that has no carrier id yet. A temporary refusal queues the job to ask
- * again; a permanent one marks the text failed. Safe to call twice: only a row without a sid is sent, and the sid is
- * stored with a compare-and-set.
+ * again; a permanent one marks the text failed. Safe to call twice: only a `queued` row without a sid is sent (the
+ * compare-and-set to `sending`), and the sid is stored by compare-and-set. When it is not known whether the carrier
+ * took it (no answer came back, or the sid could not be stored, or the process dies here), the row stays `sending`
+ * for the reconciler (reconcile.ts), which asks the carrier rather than send again.
  */
 export async function handToCarrier(deps: Deps, id: number, db: Db = deps.database.db) {
   const [m] = await rowsOf<Record<string, unknown>>(
@@ -171,20 +173,22 @@ export async function handToCarrier(deps: Deps, id: number, db: Db = deps.databa
       where id = ${id} and sid is null and status = 'queued' returning *`,
   );
   if (!m) return;
+  let sent: AcceptedText;
   try {
     const media = (typeof m.media === 'string' ? JSON.parse(m.media) : m.media) as Array<{ url: string }>;
-    const sent = await deps.messaging.port.send({
+    sent = await deps.messaging.port.send({
       to: `+${m.to_phone}`,
       from: `+${m.from_phone}`,
       body: String(m.body),
       mediaUrls: media.map((x) => x.url),
       statusCallback: statusCallbackUrl(deps),
     });
-    await db.execute(
-      sql`update sms_messages set sid = ${sent.sid}, updated_at = now() where id = ${id} and sid is null`,
-    );
   } catch (err) {
-    const e = err instanceof MessagingError ? err : new MessagingError((err as Error).message, null, true);
+    const e = err instanceof MessagingError ? err : new MessagingError((err as Error).message, null, true, true);
+    if (e.ambiguous) {
+      await db.execute(sql`update sms_messages set error_message = ${e.message} where id = ${id}`);
+      return;
+    }
     if (e.temporary && Number(m.send_attempts) < 6) {
       await db.execute(sql`update sms_messages set status = 'queued', error_message = ${e.message} where id = ${id}`);
       await deps.jobs.enqueue(
@@ -201,5 +205,10 @@ export async function handToCarrier(deps: Deps, id: number, db: Db = deps.databa
         sql`update sms_messages set status = 'failed', error_code = ${e.code}, error_message = ${e.message}, updated_at = now() where id = ${id}`,
       );
     }
+    return;
   }
+  // Taken: from here on a failure must not send again (it throws; the row stays `sending` for the reconciler).
+  await db.execute(
+    sql`update sms_messages set sid = ${sent.sid}, error_message = null, updated_at = now() where id = ${id} and sid is null`,
+  );
 }

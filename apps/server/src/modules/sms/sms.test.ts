@@ -7,7 +7,7 @@
 import { SMS_CHANNEL } from '@harbor/shared';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, createTestApp, DEMO, RECRUIT, signIn, type TestApp } from '../../../test/harness.js';
+import { type Client, createTestApp, DEMO, RECRUIT, signIn, type TestApp, until } from '../../../test/harness.js';
 import { newContact } from '../contacts/test-helpers.js';
 import { grantPlan } from '../usage-plans/test-helpers.js';
 import { balance, topUp } from '../wallet/test-helpers.js';
@@ -22,15 +22,6 @@ let companyId: number;
 let ourNumber: string;
 const q = <T = Record<string, any>>(text: string, params: unknown[] = []) => t.database.query<T>(text, params);
 
-async function until<T>(probe: () => Promise<T | null | undefined | false>, what: string, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 40));
-  }
-}
 const carrier = () => t.deps.messaging.carrier!;
 const authToken = () => t.deps.messaging.port.authToken;
 

@@ -62,6 +62,29 @@ async function needingLookup(deps: Deps, auth: AuthContext, ids: number[]) {
   );
 }
 
+/**
+ * One line-type lookup paid from the caller's wallet (`phone_validation`, the price list's price), charged before
+ * the carrier is asked. The key names the number, the day and the payer: asking again the same day (a retry, the
+ * same number in a single and a group validation) answers the first charge and pays nothing more.
+ */
+export async function paidLookup(
+  deps: Deps,
+  who: { companyId: number; userId: number; contactId: number | null },
+  phone: string,
+): Promise<{ ok: true; charged: number } | { ok: false; message: string }> {
+  const charge = await chargeUsage(deps, {
+    companyId: who.companyId,
+    userId: who.userId,
+    usageType: 'phone_validation',
+    quantity: 1,
+    idempotencyKey: `lookup:${phone}:${new Date().toISOString().slice(0, 10)}:${who.userId}`,
+    details: { phone },
+  });
+  if (!charge.ok) return { ok: false, message: charge.message };
+  await lineTypeOf(deps, who, phone);
+  return { ok: true, charged: charge.status === 'charged' ? charge.amount : 0 };
+}
+
 export function verificationRoutes(scope: FastifyInstance) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const deps = scope.deps;
@@ -120,22 +143,12 @@ export function verificationRoutes(scope: FastifyInstance) {
         db,
         sql`select 1 from phone_verifications where company_id = ${auth.company.id} and phone = ${phone} and created_at > now() - interval '90 days'`,
       );
-      if (!known) {
-        const charge = await chargeUsage(deps, {
-          companyId: auth.company.id,
-          userId: auth.user.id,
-          usageType: 'phone_validation',
-          quantity: 1,
-          idempotencyKey: `lookup:${phone}:${new Date().toISOString().slice(0, 10)}:${auth.user.id}`,
-          details: { phone },
-        });
-        if (!charge.ok) throw new HttpError(402, { wallet: [charge.message] });
+      const who = { companyId: auth.company.id, userId: auth.user.id, contactId: req.body.contact_id ?? null };
+      if (known) await lineTypeOf(deps, who, phone);
+      else {
+        const paid = await paidLookup(deps, who, phone);
+        if (!paid.ok) throw new HttpError(402, { wallet: [paid.message] });
       }
-      await lineTypeOf(
-        deps,
-        { companyId: auth.company.id, userId: auth.user.id, contactId: req.body.contact_id ?? null },
-        phone,
-      );
       const [r] = await rowsOf<Record<string, unknown>>(
         db,
         sql`${select} where v.company_id = ${auth.company.id} and v.phone = ${phone} order by v.created_at desc limit 1`,

@@ -1,0 +1,1 @@
+CREATE INDEX "sms_messages_sending" ON "sms_messages" USING btree ("updated_at") WHERE status = 'sending';
