@@ -11,7 +11,7 @@
  * - Schedules (schedule.ts) and throttles (throttle.ts) ride on it.
  */
 import crypto from 'node:crypto';
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database, Db } from '../db/client.js';
 import { type JobRow, jobs } from './schema.js';
 import { MemoryThrottle, type Throttle, type ThrottleRule, take } from './throttle.js';
@@ -124,6 +124,20 @@ export class JobQueue {
     // Inside a caller's transaction the row is not visible yet; the poller (or the caller, after commit) picks it up.
     if (!opts.db) this.poke(id);
     return id;
+  }
+
+  /**
+   * An `insert into jobs ... returning id` to embed in a caller's statement (e.g. a data-modifying CTE), for a hot
+   * path where one round trip stores a record and its job together. `source` is a query answering `payload` (jsonb)
+   * and `unique_key`; no row, no job. The caller pokes the returned id after the statement.
+   */
+  insertFrom(name: string, source: SQL, opts: Pick<EnqueueOptions, 'companyId' | 'maxAttempts'> = {}): SQL {
+    if (!this.handlers.has(name)) throw new Error(`no handler for job ${name}`);
+    return sql`insert into jobs (name, payload, company_id, max_attempts, unique_key, run_after)
+      select ${name}, s.payload, ${opts.companyId ?? null}::bigint, ${opts.maxAttempts ?? 3}, s.unique_key, now()
+      from (${source}) s
+      on conflict (name, unique_key) where unique_key is not null and status in ('queued', 'running')
+      do nothing returning id`;
   }
 
   /** Tells the runner a job is ready (after the enqueuing transaction committed). */
