@@ -21,7 +21,9 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')], {
+  // SERVER_CPU_PROF=dir writes a V8 CPU profile of the server when it stops (a bench's hot path, for a profiler).
+  const prof = process.env.SERVER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')], {
     cwd: REPO,
     env: {
       PATH: process.env.PATH ?? '',
