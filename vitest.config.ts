@@ -51,6 +51,9 @@ export default defineConfig({
           setupFiles: ['apps/web/src/test/setup.ts'],
           // Lazy routes load their chunk on first render; on a busy 2-core runner that alone can take seconds.
           testTimeout: 30_000,
+          // One module graph and one DOM per worker (102 s -> 38 s under load: React and Mantine were loaded, and a
+          // DOM built, per file); setup.ts unmounts and clears what a test leaves behind.
+          isolate: false,
         },
       },
     ],

@@ -93,6 +93,12 @@ describe('Admin > Users', () => {
       'GET /v1/business_units/manageable': () => json(200, { data: [] }),
       'GET /v1/admin/users': () => json(200, page([row({})])),
       'POST /v1/admin/users/9/login': () => json(200, { user: angela }),
+      // Where impersonation lands: the dashboard's follow-up queue and Medicare dates card (their requests come as
+      // soon as the dashboard's chunk is loaded, which may be before the test ends).
+      'GET /v1/events': () =>
+        json(200, { data: [], meta: { start_date: '', end_date: '', count: 0, truncated: false } }),
+      'PATCH /v1/contacts': () =>
+        json(200, { data: [], meta: { current_page: 1, limit: 5, has_more: false, next_cursor: null } }),
     });
     window.history.replaceState(null, '', '/admin/users');
     await mount(<App />);
