@@ -42,6 +42,8 @@ const env = {
   MAIL_RATE: '100000',
   JOBS_CONCURRENCY: '8',
   SENDGRID_WEBHOOK_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+  // The stand-in signs its own events with the same key, as SendGrid signs with the one key its webhook holds.
+  MAIL_STANDIN_EVENT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64'),
 };
 let server = await startServer({ databaseUrl: db.url, env });
 const admin = await signInHttp(server.url, benchEmail(1));

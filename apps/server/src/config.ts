@@ -31,7 +31,14 @@ export interface Config {
    * MAIL_BOUNCE_DOMAIN the domain of per-message return paths (VERP); MAIL_STANDIN_FAIL_PERCENT makes the local
    * stand-in answer that share of messages with a temporary failure (benches; ignored in production).
    */
-  mail: { webhookKey: string | null; ratePerSecond: number; bounceDomain: string; standinFailPercent: number };
+  mail: {
+    webhookKey: string | null;
+    ratePerSecond: number;
+    bounceDomain: string;
+    standinFailPercent: number;
+    /** The stand-in's event signing key (PKCS#8 DER, base64), so a bench can verify with a key it configured. */
+    standinEventKey: string | null;
+  };
   allowedOrigins: string[];
   webDist: string;
   logLevel: string;
@@ -115,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bounceDomain:
         env.MAIL_BOUNCE_DOMAIN ?? /@([^>\s]+)/.exec(env.MAIL_FROM ?? 'no-reply@harbor.test')?.[1] ?? 'harbor.test',
       standinFailPercent: environment === 'production' ? 0 : Number(env.MAIL_STANDIN_FAIL_PERCENT ?? 0),
+      standinEventKey: (environment !== 'production' && env.MAIL_STANDIN_EVENT_PRIVATE_KEY) || null,
     },
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean),
     webDist: path.resolve(repoRoot, env.WEB_DIST ?? 'apps/web/dist'),

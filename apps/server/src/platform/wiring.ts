@@ -28,7 +28,10 @@ import { WebhookRegistry } from './webhooks/ingress.js';
 export async function wireDeps(config: Config, database: Database, limits: Record<string, number> = {}): Promise<Deps> {
   const mail: MailPort = config.smtpUrl
     ? new SmtpMail(config.smtpUrl, config.mailFrom)
-    : await LocalInbox.start(database.db, config.mailFrom, { failPercent: config.mail.standinFailPercent });
+    : await LocalInbox.start(database.db, config.mailFrom, {
+        failPercent: config.mail.standinFailPercent,
+        eventPrivateKey: config.mail.standinEventKey,
+      });
   const redis = config.redisUrl ? new RedisClients(config.redisUrl) : null;
   // With Redis, throttles are one budget for every process; without it, this process is the only one.
   const throttle = redis ? new RedisThrottle(redis.create('throttles', commandOptions()), config.jobsQueue) : undefined;

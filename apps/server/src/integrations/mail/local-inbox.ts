@@ -49,8 +49,20 @@ export class LocalInbox implements MailPort, MailEventSource {
     this.eventPublicKey = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
   }
 
-  static async start(db: Db, from: string, opts: { failPercent?: number } = {}): Promise<LocalInbox> {
-    const { publicKey, privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  static async start(
+    db: Db,
+    from: string,
+    opts: { failPercent?: number; eventPrivateKey?: string | null } = {},
+  ): Promise<LocalInbox> {
+    // A key of its own each start, unless given one: a bench that configured SENDGRID_WEBHOOK_PUBLIC_KEY to sign
+    // events itself gives the matching private key, or the webhook would refuse the stand-in's own events and
+    // every message a kill left ambiguous would be sent again after the grace period.
+    const given = opts.eventPrivateKey
+      ? crypto.createPrivateKey({ key: Buffer.from(opts.eventPrivateKey, 'base64'), format: 'der', type: 'pkcs8' })
+      : null;
+    const { publicKey, privateKey } = given
+      ? { privateKey: given, publicKey: crypto.createPublicKey(given) }
+      : crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     let inbox: LocalInbox | null = null;
     const failPercent = opts.failPercent ?? 0;
     const server = new SMTPServer({
