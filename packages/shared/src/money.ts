@@ -4,10 +4,14 @@
  * masked. Money is integer cents everywhere; these are the only places dollars are read or written.
  */
 
+// One formatter: toLocaleString with options builds a new one at every call (2.4% of bench/wallet.ts's CPU, which
+// formats every refused debit's message).
+const USD = /* @__PURE__ */ new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
 /** "$1,234.56" from cents; 'N/A' when missing. */
 export function formatUsd(cents: number | null | undefined): string {
   if (cents === null || cents === undefined || !Number.isFinite(cents)) return 'N/A';
-  return (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+  return USD.format(cents / 100);
 }
 
 /**

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DEMO, type TestApp } from '../../../test/harness.js';
 import { users } from '../../platform/db/schema.js';
 import { ensureCompanyAccount, ensureUserWallet } from './accounts.js';
-import type { Movement } from './ledger.js';
+import { applyMovements, applyMovementsUnlocked, type Movement } from './ledger.js';
 import { Ledger } from './poster.js';
 import { entriesOf as entriesOfKey } from './test-helpers.js';
 import { checkLedger } from './verify.js';
@@ -160,6 +160,43 @@ describe('concurrency', () => {
     expect(results.filter((r) => r.status === 'posted')).toHaveLength(100);
     expect(await balanceOf(w)).toBe(0);
     expect((await checkLedger(t.database.db)).ok).toBe(true);
+  });
+
+  // Only a server runs two transactions at once (PGlite queues the second behind the first).
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'an unlocked batch whose wallet moved after its read writes nothing, and the retry posts it',
+    async () => {
+      const w = await fundedWallet(1_000);
+      let release!: () => void;
+      const held = new Promise<void>((r) => {
+        release = r;
+      });
+      // A top-up holds the wallet's row, uncommitted, while the unlocked batch reads 1,000 and tries to write.
+      const topping = t.database.db.transaction(async (tx) => {
+        await applyMovements(tx, [topUp(w, 500, `race-top-${w}`)]);
+        await held;
+      });
+      const racing = applyMovementsUnlocked(t.database.db, [debit(w, 100, `race-${w}`)]);
+      setTimeout(release, 300);
+      await topping;
+      await expect(racing).rejects.toMatchObject({ cause: { code: '40001' } });
+      expect(await balanceOf(w)).toBe(1_500);
+      expect(await entriesOf(`race-${w}`)).toBe(0);
+      expect(await ledger.post(debit(w, 100, `race-${w}`))).toMatchObject({
+        status: 'posted',
+        balances: { [w]: 1_400 },
+      });
+      expect((await checkLedger(t.database.db)).ok).toBe(true);
+    },
+  );
+
+  it('the unlocked write guard fails its statement as a serialization failure', async () => {
+    await expect(t.database.db.execute(sql`select ledger_guard(false, 'moved')`)).rejects.toMatchObject(
+      refusedBy(/moved/),
+    );
+    await expect(t.database.db.execute(sql`select ledger_guard(false, 'moved')`)).rejects.toMatchObject({
+      cause: { code: '40001' },
+    });
   });
 
   it('50 replays of one key at once make one entry pair', async () => {

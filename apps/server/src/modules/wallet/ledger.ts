@@ -88,7 +88,54 @@ const legsKey = (legs: Array<[number, number]>) =>
 /** Posts `movements` in order inside `tx` (which must be a transaction) and answers each one's result. */
 export async function applyMovements(tx: Db, movements: Movement[], hooks: ApplyHooks = {}): Promise<MovementResult[]> {
   for (const m of movements) assertMovement(m);
-  const { accounts, posted } = await lockAndFind(tx, movements);
+  const { accounts, posted } = await findAccountsAndKeys(tx, movements, true);
+  const plan = decide(movements, accounts, posted);
+  const ids = plan.toInsert.length ? await insertMovements(tx, movements, plan) : new Map();
+  const results = answers(movements, plan.decisions, ids);
+  if (hooks.onThresholdCrossed) {
+    for (const [accountId, companyId] of plan.crossed) await hooks.onThresholdCrossed(tx, { accountId, companyId });
+  }
+  return results;
+}
+
+/**
+ * The same posting without a transaction or a lock, in two statements that each commit on their own (bench/wallet.ts:
+ * BEGIN and COMMIT were half of a batch's round trips). The balances are read unlocked; the write then moves each
+ * wallet only from the balance that was read (compare-and-set) and fails whole, with a serialization failure that
+ * the caller retries on the locking path, when any wallet moved meanwhile or a key was taken. Answers null, having
+ * written nothing, when the batch crosses an auto-refill threshold: its job must be queued in the same transaction.
+ */
+export async function applyMovementsUnlocked(
+  db: Db,
+  movements: Movement[],
+  hooks: ApplyHooks = {},
+): Promise<MovementResult[] | null> {
+  for (const m of movements) assertMovement(m);
+  const { accounts, posted } = await findAccountsAndKeys(db, movements, false);
+  const plan = decide(movements, accounts, posted);
+  if (plan.crossed.size && hooks.onThresholdCrossed) return null;
+  const read = new Map([...accounts.values()].map((a) => [a.id, a.balance]));
+  const ids = plan.toInsert.length ? await insertMovements(db, movements, plan, read) : new Map();
+  return answers(movements, plan.decisions, ids);
+}
+
+type Decision =
+  | { kind: 'posted'; after: Record<number, number> }
+  | { kind: 'refused'; accountId: number; balance: number; needed: number }
+  | { kind: 'replayed' | 'conflict'; transactionId?: number; of?: number };
+
+interface Plan {
+  decisions: Decision[];
+  /** Indexes of the movements to insert. */
+  toInsert: number[];
+  /** Each wallet's balance after the batch. */
+  balances: Map<number, number>;
+  /** Wallets whose auto-refill threshold the batch crosses, with their company. */
+  crossed: Map<number, number>;
+}
+
+/** Decides each movement in order against the running balances: a wallet never goes below zero (no overdraft). */
+function decide(movements: Movement[], accounts: Map<number, AccountRow>, posted: Map<string, PostedKey>): Plan {
   for (const m of movements) {
     for (const l of m.legs) {
       const a = accounts.get(l.accountId);
@@ -138,11 +185,13 @@ export async function applyMovements(tx: Db, movements: Movement[], hooks: Apply
     taking.set(id, i);
     decisions.push({ kind: 'posted', after });
   }
-
   const toInsert = decisions.flatMap((d, i) => (d.kind === 'posted' ? [i] : []));
-  const ids = toInsert.length ? await insertMovements(tx, movements, decisions, toInsert, balances) : new Map();
+  return { decisions, toInsert, balances, crossed };
+}
+
+function answers(movements: Movement[], decisions: Decision[], ids: Map<string, number>) {
   const txIdOf = (i: number) => ids.get(`${movements[i].companyId}:${movements[i].key}`) as number;
-  const results = decisions.map((d, i): MovementResult => {
+  return decisions.map((d, i): MovementResult => {
     switch (d.kind) {
       case 'posted':
         return { status: 'posted', transactionId: txIdOf(i), balances: d.after };
@@ -152,30 +201,26 @@ export async function applyMovements(tx: Db, movements: Movement[], hooks: Apply
         return { status: d.kind, transactionId: d.transactionId ?? txIdOf(d.of!) };
     }
   });
-  if (hooks.onThresholdCrossed) {
-    for (const [accountId, companyId] of crossed) await hooks.onThresholdCrossed(tx, { accountId, companyId });
-  }
-  return results;
 }
 
-type Decision =
-  | { kind: 'posted'; after: Record<number, number> }
-  | { kind: 'refused'; accountId: number; balance: number; needed: number }
-  | { kind: 'replayed' | 'conflict'; transactionId?: number; of?: number };
+interface PostedKey {
+  id: number;
+  legs: string;
+}
 
 /**
- * One round trip: the wallets locked in id order (FOR UPDATE in one statement, so every batch takes its locks in
- * the same order and two batches never deadlock) with their auto-refill threshold; the system accounts, read
- * without a lock so they never serialise unrelated debits; and the batch's keys already posted. The key lookup sees
- * the snapshot of the statement's start: a key committed while this batch waited for a lock is caught by the unique
- * index at insert (KeyRace, retried). Only a batch that hits a posted key pays a second round trip for the shape of
- * its legs (to tell a replay from a misused key): folded into this statement as a subquery, the entries lookup is
- * costed at hundreds of rows a key when the table has no statistics, which took every batch past `jit_above_cost`
- * and into a 30-40 ms JIT compile (bench/wallet.ts).
+ * One round trip: the wallets with their auto-refill threshold, locked in id order when `lock` (FOR UPDATE in one
+ * statement, so every batch takes its locks in the same order and two batches never deadlock); the system
+ * accounts, never locked so they never serialise unrelated debits; and the batch's keys already posted. The key
+ * lookup sees the snapshot of the statement's start: a key committed while this batch waited for a lock is caught
+ * by the unique index at insert (retried). Only a batch that hits a posted key pays a second round trip for the
+ * shape of its legs (to tell a replay from a misused key): folded into this statement as a subquery, the entries
+ * lookup is costed at hundreds of rows a key when the table has no statistics, which took every batch past
+ * `jit_above_cost` and into a 30-40 ms JIT compile (bench/wallet.ts).
  */
-async function lockAndFind(tx: Db, movements: Movement[]) {
+async function findAccountsAndKeys(db: Db, movements: Movement[], lock: boolean) {
   const ids = [...new Set(movements.flatMap((m) => m.legs.map((l) => l.accountId)))];
-  const res = await tx.execute<{
+  const res = await db.execute<{
     src: 'a' | 'k';
     id: number;
     company_id: number;
@@ -189,7 +234,7 @@ async function lockAndFind(tx: Db, movements: Movement[]) {
                  case when s.auto_refill_enabled then s.auto_refill_threshold end as threshold
           from ledger_accounts a left join wallet_settings s on s.account_id = a.id
           where a.id = any(${sql.param(ids)}::int[]) and a.balance is not null
-          order by a.id for update of a)
+          ${lock ? sql`order by a.id for update of a` : sql``})
         select 'a' as src, id::bigint, company_id, kind, balance, threshold, null::text as key
         from w
         union all
@@ -217,9 +262,9 @@ async function lockAndFind(tx: Db, movements: Movement[]) {
       hits.push({ id: Number(r.id), key: `${r.company_id}:${r.key}` });
     }
   }
-  const posted = new Map<string, { id: number; legs: string }>();
+  const posted = new Map<string, PostedKey>();
   if (hits.length) {
-    const shapes = await tx.execute<{ transaction_id: number; account_id: number; amount: number }>(
+    const shapes = await db.execute<{ transaction_id: number; account_id: number; amount: number }>(
       sql`select transaction_id, account_id, amount from ledger_entries
           where transaction_id = any(${sql.param(hits.map((h) => h.id))}::bigint[])`,
     );
@@ -235,17 +280,14 @@ async function lockAndFind(tx: Db, movements: Movement[]) {
 
 /**
  * One statement: the transactions, their entries and the wallets' new cached balances. A key taken by another
- * transaction since step 1 (ON CONFLICT skipped it) makes the whole batch roll back and retry (KeyRace).
+ * transaction since the read (ON CONFLICT skipped it) makes the whole batch roll back and retry (KeyRace). With
+ * `read` (the balances the decisions started from, unlocked), each wallet moves only from that balance, and the
+ * statement fails whole (ledger_guard, a serialization failure) when a wallet moved meanwhile or a key was taken.
  */
-async function insertMovements(
-  tx: Db,
-  movements: Movement[],
-  decisions: Decision[],
-  indexes: number[],
-  balances: Map<number, number>,
-) {
-  const ms = indexes.map((i) => movements[i]);
-  const legs = indexes.flatMap((i) =>
+async function insertMovements(db: Db, movements: Movement[], plan: Plan, read?: Map<number, number | null>) {
+  const { decisions, toInsert, balances } = plan;
+  const ms = toInsert.map((i) => movements[i]);
+  const legs = toInsert.flatMap((i) =>
     movements[i].legs.map((l) => ({
       key: movements[i].key,
       companyId: movements[i].companyId,
@@ -255,7 +297,7 @@ async function insertMovements(
     })),
   );
   const touched = [...new Set(legs.filter((l) => l.after !== null).map((l) => l.accountId))];
-  const res = await tx.execute<{ id: number; company_id: number; idempotency_key: string }>(
+  const res = await db.execute<{ id: number | null; company_id: number; idempotency_key: string }>(
     sql`with t as (
           insert into ledger_transactions (company_id, kind, idempotency_key, description, details, actor_id)
           select c, k, key, d, det::jsonb, a
@@ -275,13 +317,24 @@ async function insertMovements(
           join t on t.company_id = l.company_id and t.idempotency_key = l.key),
         u as (
           update ledger_accounts a set balance = v.balance
-          from unnest(${sql.param(touched)}::int[], ${sql.param(touched.map((id) => balances.get(id)!))}::bigint[])
-               as v(id, balance)
-          where a.id = v.id)
-        select id, company_id, idempotency_key from t`,
+          from unnest(${sql.param(touched)}::int[], ${sql.param(touched.map((id) => balances.get(id)!))}::bigint[],
+                      ${sql.param(touched.map((id) => read?.get(id) ?? null))}::bigint[])
+               as v(id, balance, was)
+          where a.id = v.id ${read ? sql`and a.balance = v.was` : sql``}
+          returning a.id)
+        ${
+          read
+            ? // Always one row, so the guard runs even when every key was taken.
+              sql`select t.id, t.company_id, t.idempotency_key
+                from (select ledger_guard((select count(*) from u) = ${touched.length}
+                        and (select count(*) from t) = ${ms.length}, 'a wallet or key of this batch changed')) g
+                left join t on true`
+            : sql`select id, company_id, idempotency_key from t`
+        }`,
   );
-  if (res.rows.length !== ms.length) throw new KeyRace('a key of this batch was posted by another transaction');
+  const rows = res.rows.filter((r) => r.id !== null);
+  if (rows.length !== ms.length) throw new KeyRace('a key of this batch was posted by another transaction');
   const out = new Map<string, number>();
-  for (const r of res.rows) out.set(`${r.company_id}:${r.idempotency_key}`, Number(r.id));
+  for (const r of rows) out.set(`${r.company_id}:${r.idempotency_key}`, Number(r.id));
   return out;
 }

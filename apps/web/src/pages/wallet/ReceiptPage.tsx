@@ -5,7 +5,8 @@
  */
 import { cardBrandLabel, formatUsd, maskedCard } from '@harbor/shared';
 import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { getPayment } from '../../api/wallet';
@@ -30,6 +31,15 @@ export function ReceiptPage() {
     refetchInterval: (q) => (q.state.data?.status === 'pending' ? 750 : false),
   });
   const p = payment.data;
+  // A paid payment changed the balance, the transactions and the invoices: the wallet page must not show what it
+  // cached before (its staleTime of two seconds is shorter than most payments, not all).
+  const queryClient = useQueryClient();
+  const paid = p?.status === 'succeeded';
+  useEffect(() => {
+    if (paid) {
+      void queryClient.invalidateQueries({ queryKey: ['wallet'], predicate: (q) => q.queryKey[1] !== 'payment' });
+    }
+  }, [paid, queryClient]);
   const brand = p?.card_brand ? cardBrandLabel(p.card_brand) : null;
   return (
     <Stack maw={560} gap="md">
