@@ -21,9 +21,9 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 120_000): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  // SERVER_CPU_PROF=dir writes a V8 CPU profile of the server when it stops (a bench's hot path, for a profiler).
-  const prof = process.env.SERVER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.SERVER_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')], {
+  // SERVER_NODE_ARGS: flags NODE_OPTIONS refuses, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile a bench's server.
+  const extra = process.env.SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...extra, '--import', 'tsx', path.join(REPO, 'apps/server/src/main.ts')], {
     cwd: REPO,
     env: {
       PATH: process.env.PATH ?? '',

@@ -151,7 +151,9 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
           });
         }
         await take(1);
-        await handToCarrier(deps, m.id);
+        const handed = await handToCarrier(deps, m.id);
+        if (handed !== 'not_queued') return { contactId: r.contactId, outcome: handed };
+        // Someone else holds it (another run of this broadcast, the reconciler): go by the row.
         const [after] = await rowsOf<{ sid: string | null; status: string }>(
           db,
           sql`select sid, status from sms_messages where id = ${m.id}`,

@@ -7,7 +7,6 @@
 import { formatPhone, type SmsStatus } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { advanceStatus } from '../../platform/db/status-rank.js';
 import type { Deps } from '../../platform/deps.js';
 import type { StoredWebhookEvent } from '../../platform/webhooks/ingress.js';
 import { recordConsent } from '../consent/index.js';
@@ -36,28 +35,23 @@ export function statusHandler(deps: Deps) {
     const sid = String(p.MessageSid ?? '');
     const status = String(p.MessageStatus ?? p.SmsStatus ?? '') as SmsStatus;
     if (SMS_RANK.rank(status) < 0) return; // accepted, scheduled, read...: nothing we track
+    const code = p.ErrorCode ? Number(p.ErrorCode) : null;
+    // Forward only, in the one statement that finds the text (most callbacks move it: one round trip, not two).
     const [m] = await rowsOf<{ id: number; company_id: number; user_id: number | null; contact_id: number | null }>(
       tx,
-      sql`select id, company_id, user_id, contact_id from sms_messages where sid = ${sid}`,
+      sql`update sms_messages set status = ${status}, updated_at = now()
+          ${code ? sql`, error_code = ${code}, error_message = ${carrierErrorLabel(code)}` : sql``}
+        where sid = ${sid} and ${SMS_RANK.rankSql(sql`status`)} < ${SMS_RANK.rank(status)}::int
+        returning id, company_id, user_id, contact_id`,
     );
-    // The callback can overtake the reply that stored the sid: the job retries shortly.
     if (!m) {
+      const [known] = await rowsOf(tx, sql`select 1 from sms_messages where sid = ${sid}`);
+      if (known) return; // a repeat, or a status behind the one it has
+      // The callback can overtake the reply that stored the sid (or a cut-off send the reconciler has yet to adopt):
+      // the job retries shortly.
       if (Date.now() - event.receivedAt.getTime() < 10 * 60_000) throw new Error(`MessageSid ${sid} is not stored yet`);
       return;
     }
-    const code = p.ErrorCode ? Number(p.ErrorCode) : null;
-    const moved = await advanceStatus(tx, {
-      table: 'sms_messages',
-      id: m.id,
-      companyId: Number(m.company_id),
-      rank: SMS_RANK,
-      to: status,
-      set: {
-        updated_at: new Date(),
-        ...(code ? { error_code: code, error_message: carrierErrorLabel(code) } : {}),
-      },
-    });
-    if (!moved) return;
     // A text that could not reach a landline tells us its line type: the next send is refused before leaving.
     if (code === 30006) {
       await tx.execute(

@@ -30,7 +30,7 @@ export const smsModule: Module = {
     channels.register({ name: SMS_CHANNEL, streamFor: (auth) => smsStream(auth.user.id) });
     addTwilioTopic(deps, 'sms-status', statusHandler(deps), port.authToken);
     addTwilioTopic(deps, 'sms-inbound', inboundHandler(deps), port.authToken);
-    deps.jobs.register(SMS_SEND_JOB, async ({ job }) => handToCarrier(deps, Number(job.payload.id)), {
+    deps.jobs.register(SMS_SEND_JOB, async ({ job }) => void (await handToCarrier(deps, Number(job.payload.id))), {
       concurrency: 4,
     });
     deps.jobs.register(SMS_CONFIRM_JOB, confirmJob(deps), { concurrency: 2 });

@@ -43,14 +43,20 @@ export const DEFAULT_ZONE = 'America/New_York';
 export const zoneOfState = (state: string | null | undefined) =>
   ZONE_OF.get((state ?? '').trim().toUpperCase()) ?? DEFAULT_ZONE;
 
+// Building a formatter costs far more than using one, and a broadcast asks once per recipient.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(zone: string) {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', minute: 'numeric', hourCycle: 'h23' });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
 /** When the quiet hours of `zone` end, if `now` falls in them; null when a text may go now. */
 export function quietUntil(zone: string, now = new Date()): Date | null {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hour: 'numeric',
-    minute: 'numeric',
-    hourCycle: 'h23',
-  }).formatToParts(now);
+  const parts = formatterOf(zone).formatToParts(now);
   const hour = Number(parts.find((p) => p.type === 'hour')?.value ?? 0);
   const minute = Number(parts.find((p) => p.type === 'minute')?.value ?? 0);
   const { from, to } = SMS_QUIET_HOURS;

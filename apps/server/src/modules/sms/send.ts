@@ -166,13 +166,17 @@ export function sendTestText(deps: Deps, r: { companyId: number; userId: number;
  * took it (no answer came back, or the sid could not be stored, or the process dies here), the row stays `sending`
  * for the reconciler (reconcile.ts), which asks the carrier rather than send again.
  */
-export async function handToCarrier(deps: Deps, id: number, db: Db = deps.database.db) {
+export async function handToCarrier(
+  deps: Deps,
+  id: number,
+  db: Db = deps.database.db,
+): Promise<'sent' | 'retry' | 'failed' | 'wait' | 'not_queued'> {
   const [m] = await rowsOf<Record<string, unknown>>(
     db,
     sql`update sms_messages set status = 'sending', send_attempts = send_attempts + 1, updated_at = now()
       where id = ${id} and sid is null and status = 'queued' returning *`,
   );
-  if (!m) return;
+  if (!m) return 'not_queued';
   let sent: AcceptedText;
   try {
     const media = (typeof m.media === 'string' ? JSON.parse(m.media) : m.media) as Array<{ url: string }>;
@@ -187,7 +191,7 @@ export async function handToCarrier(deps: Deps, id: number, db: Db = deps.databa
     const e = err instanceof MessagingError ? err : new MessagingError((err as Error).message, null, true, true);
     if (e.ambiguous) {
       await db.execute(sql`update sms_messages set error_message = ${e.message} where id = ${id}`);
-      return;
+      return 'wait';
     }
     if (e.temporary && Number(m.send_attempts) < 6) {
       await db.execute(sql`update sms_messages set status = 'queued', error_message = ${e.message} where id = ${id}`);
@@ -200,15 +204,16 @@ export async function handToCarrier(deps: Deps, id: number, db: Db = deps.databa
           runAt: new Date(Date.now() + 2000 * Number(m.send_attempts)),
         },
       );
-    } else {
-      await db.execute(
-        sql`update sms_messages set status = 'failed', error_code = ${e.code}, error_message = ${e.message}, updated_at = now() where id = ${id}`,
-      );
+      return 'retry';
     }
-    return;
+    await db.execute(
+      sql`update sms_messages set status = 'failed', error_code = ${e.code}, error_message = ${e.message}, updated_at = now() where id = ${id}`,
+    );
+    return 'failed';
   }
   // Taken: from here on a failure must not send again (it throws; the row stays `sending` for the reconciler).
   await db.execute(
     sql`update sms_messages set sid = ${sent.sid}, error_message = null, updated_at = now() where id = ${id} and sid is null`,
   );
+  return 'sent';
 }
