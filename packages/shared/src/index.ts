@@ -17,6 +17,7 @@ export * from './api/imports.js';
 export * from './api/lookups.js';
 export * from './api/merge.js';
 export * from './api/paging.js';
+export * from './api/params.js';
 export * from './api/session.js';
 export * from './api/sms.js';
 export * from './api/soa.js';

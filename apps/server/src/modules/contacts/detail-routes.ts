@@ -5,6 +5,7 @@
 import {
   ContactDetail,
   ContactFields,
+  ContactParams,
   ContactQuickUpdateBody,
   CreateContactBody,
   ShowContactQuery,
@@ -21,7 +22,7 @@ import { presentContact } from './detail-presenter.js';
 import { contacts } from './schema.js';
 import { createContact, updateContact } from './write.js';
 
-export const ContactParams = z.object({ id: z.string().regex(/^\d{1,15}$/, 'must be a contact number') });
+export { ContactParams };
 export const contactTenant = { param: 'id', resource: 'contact' } as const;
 const tags = ['contacts'];
 

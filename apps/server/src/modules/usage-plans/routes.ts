@@ -8,6 +8,7 @@ import {
   CancelBody,
   CancelReply,
   can,
+  IdParams as IdParam,
   Licence,
   LicenceList,
   LicenceListQuery,
@@ -54,8 +55,6 @@ import {
   setAutoRenew,
 } from './subscriptions.js';
 import { usageSummary } from './usage.js';
-
-export const IdParam = z.object({ id: z.coerce.number().int().positive() });
 
 /** The payment method is one the caller may use (wallet on; the company wallet for admins). */
 export function assertPaymentMethod(auth: AuthContext, method: string) {

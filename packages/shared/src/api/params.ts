@@ -1,0 +1,11 @@
+/** Path parameters shared by many routes (a numeric id, a contact's number). */
+import { z } from 'zod';
+
+/** `/{id}` of a row named by its numeric id. */
+export const IdParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** `/v1/contacts/{id}`: a contact is named by its number (what the address bar shows), not its row id. */
+export const ContactParams = z.object({ id: z.string().regex(/^\d{1,15}$/, 'must be a contact number') });
+
+/** A route that answers 204 with no body. */
+export const NoContent = z.null();

@@ -1,0 +1,20 @@
+import {
+  CampaignTrigger,
+  CampaignTriggerList,
+  CampaignTriggerListQuery,
+  IdParams,
+  UsableTriggerList,
+  UsableTriggersQuery,
+} from '../index.js';
+import { defineContract } from './define.js';
+
+export const campaignTriggersContract = defineContract({
+  'GET /v1/admin/campaign_triggers': { query: CampaignTriggerListQuery, reply: CampaignTriggerList },
+  'POST /v1/admin/campaign_triggers': { reply: CampaignTrigger }, // multipart
+  'GET /v1/admin/campaign_triggers/{id}': { params: IdParams, reply: CampaignTrigger },
+  'PATCH /v1/admin/campaign_triggers/{id}': { params: IdParams, reply: CampaignTrigger }, // multipart
+  // 'DELETE /v1/admin/campaign_triggers/{id}': { params: IdParams, reply: NONE },
+  'GET /v1/contacts/email_campaign_triggers': { query: UsableTriggersQuery, reply: UsableTriggerList },
+  'GET /v1/contacts/sms_campaign_triggers': { query: UsableTriggersQuery, reply: UsableTriggerList },
+  // 'GET /v1/campaign_triggers/{id}/file': { params: IdParams, reply: NONE },
+});

@@ -1,0 +1,37 @@
+import {
+  AdminCancelBody,
+  AdminOrderBody,
+  AdminOrderRef,
+  AdminSubscriptionBody,
+  AdminSubscriptionListQuery,
+  AdminSubscriptionRef,
+  AdminUsage,
+  AdminUsageQuery,
+  CancelReply,
+  IdParams,
+  NoContent,
+  OrderList,
+  OrderListQuery,
+  OrderWrite,
+  Plan,
+  PlanBody,
+  SubscriptionList,
+  SubscriptionWrite,
+} from '../index.js';
+import { defineContract } from './define.js';
+
+export const dialerAdminContract = defineContract({
+  'GET /v1/admin/dialer/usage': { query: AdminUsageQuery, reply: AdminUsage },
+  'GET /v1/admin/dialer/subscriptions': { query: AdminSubscriptionListQuery, reply: SubscriptionList },
+  'POST /v1/admin/dialer/subscriptions': { body: AdminSubscriptionBody, reply: SubscriptionWrite },
+  'POST /v1/admin/dialer/active_subscription': { body: AdminSubscriptionRef, reply: SubscriptionWrite },
+  'POST /v1/admin/dialer/cancel_subscription': { body: AdminCancelBody, reply: CancelReply },
+  'GET /v1/admin/dialer/orders': { query: OrderListQuery, reply: OrderList },
+  'POST /v1/admin/dialer/orders': { body: AdminOrderBody, reply: OrderWrite },
+  'POST /v1/admin/dialer/cancel_order': { body: AdminOrderRef, reply: OrderWrite },
+  // 'GET /v1/admin/dialer/dialer_plans': { query: PlanListQuery, reply: TODO_reply },
+  'POST /v1/admin/dialer/dialer_plans': { body: PlanBody, reply: Plan },
+  'GET /v1/admin/dialer/dialer_plans/{id}': { params: IdParams, reply: Plan },
+  // 'PATCH /v1/admin/dialer/dialer_plans/{id}': { params: IdParams, body: TODO_body, reply: Plan },
+  'DELETE /v1/admin/dialer/dialer_plans/{id}': { params: IdParams, reply: NoContent },
+});

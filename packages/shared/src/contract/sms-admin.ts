@@ -1,0 +1,38 @@
+import {
+  AdminCancelBody,
+  AdminOrderBody,
+  AdminOrderRef,
+  AdminSubscriptionBody,
+  AdminSubscriptionListQuery,
+  AdminSubscriptionRef,
+  AdminUsage,
+  AdminUsageQuery,
+  CancelReply,
+  IdParams,
+  NoContent,
+  OrderList,
+  OrderListQuery,
+  OrderWrite,
+  Plan,
+  PlanBody,
+  SubscriptionList,
+  SubscriptionWrite,
+} from '../index.js';
+import { defineContract } from './define.js';
+
+export const smsAdminContract = defineContract({
+  'GET /v1/admin/sms/usage': { query: AdminUsageQuery, reply: AdminUsage },
+  'GET /v1/admin/sms/subscriptions': { query: AdminSubscriptionListQuery, reply: SubscriptionList },
+  'POST /v1/admin/sms/subscriptions': { body: AdminSubscriptionBody, reply: SubscriptionWrite },
+  'POST /v1/admin/sms/active_subscription': { body: AdminSubscriptionRef, reply: SubscriptionWrite },
+  'POST /v1/admin/sms/cancel_subscription': { body: AdminCancelBody, reply: CancelReply },
+  'GET /v1/admin/sms/orders': { query: OrderListQuery, reply: OrderList },
+  'POST /v1/admin/sms/orders': { body: AdminOrderBody, reply: OrderWrite },
+  'POST /v1/admin/sms/cancel_order': { body: AdminOrderRef, reply: OrderWrite },
+  // 'GET /v1/admin/sms/sms_plans': { query: PlanListQuery, reply: TODO_reply },
+  'POST /v1/admin/sms/sms_plans': { body: PlanBody, reply: Plan },
+  'GET /v1/admin/sms/sms_plans/{id}': { params: IdParams, reply: Plan },
+  // 'PATCH /v1/admin/sms/sms_plans/{id}': { params: IdParams, body: TODO_body, reply: Plan },
+  'DELETE /v1/admin/sms/sms_plans/{id}': { params: IdParams, reply: NoContent },
+  // 'GET /v1/admin/sms/numbers': { query: TODO_query, reply: TODO_reply },
+});

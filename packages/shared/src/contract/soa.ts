@@ -1,0 +1,10 @@
+import { IdParams, SoaListQuery, SoaRejectBody, SoaRequest, SoaRequestBody, SoaRequestList } from '../index.js';
+import { defineContract } from './define.js';
+
+export const soaContract = defineContract({
+  'POST /v1/users/soa_requests': { body: SoaRequestBody, reply: SoaRequest },
+  'GET /v1/users/soa_requests': { query: SoaListQuery, reply: SoaRequestList },
+  'GET /v1/users/soa_requests/{id}': { params: IdParams, reply: SoaRequest },
+  'PATCH /v1/users/soa_requests/{id}/complete': { params: IdParams, reply: SoaRequest },
+  'PATCH /v1/users/soa_requests/{id}/reject': { params: IdParams, body: SoaRejectBody, reply: SoaRequest },
+});

@@ -1,0 +1,37 @@
+import {
+  AllocateBody,
+  AnalyticsQuery,
+  CardBody,
+  CardToken,
+  CostEstimate,
+  EstimateCostBody,
+  ReclaimBody,
+  TopUpBody,
+  TransactionHistory,
+  TransactionHistoryQuery,
+  UpdateSettingsBody,
+  UsagePricing,
+  WalletAnalytics,
+  WalletMembers,
+  WalletMove,
+  WalletPayment,
+  WalletState,
+} from '../index.js';
+import { defineContract } from './define.js';
+
+export const walletContract = defineContract({
+  'GET /v1/wallets': { reply: WalletState },
+  'POST /v1/wallets/top_up': { body: TopUpBody, reply: WalletPayment },
+  'PUT /v1/wallets/update_settings': { body: UpdateSettingsBody, reply: WalletState },
+  'GET /v1/wallets/transaction_history': { query: TransactionHistoryQuery, reply: TransactionHistory },
+  'POST /v1/wallets/estimate_cost': { body: EstimateCostBody, reply: CostEstimate },
+  'GET /v1/wallets/analytics': { query: AnalyticsQuery, reply: WalletAnalytics },
+  // 'GET /v1/wallets/invoice_history': { query: TODO_query, reply: InvoiceHistory },
+  // 'GET /v1/wallets/invoices/{id}/pdf': { params: TODO_params, reply: NONE },
+  // 'GET /v1/wallets/payments/{id}': { params: TODO_params, reply: WalletPayment },
+  'POST /v1/wallets/allocate': { body: AllocateBody, reply: WalletMove },
+  'POST /v1/wallets/reclaim': { body: ReclaimBody, reply: WalletMove },
+  'GET /v1/wallets/members': { reply: WalletMembers },
+  'GET /v1/wallets/usage_pricing': { reply: UsagePricing },
+  'POST /v1/wallets/payment_methods': { body: CardBody, reply: CardToken },
+});
