@@ -62,6 +62,9 @@ export function contractDrift(entries: [string, Endpoint][], routes: Map<string,
       ['body', entry.body, route.body, 'input'],
       ['reply', entry.reply, successReply(route.response), 'output'],
     ];
+    const also204 = !!route.response?.['204'] && successReply(route.response) !== route.response['204'];
+    if (also204 !== !!entry.noContent)
+      problems.push(`${key}: ${also204 ? 'the route' : 'only the contract'} may answer 204`);
     if (entry.form || route.multipart) pairs.push(['form', entry.form, route.multipart, 'input']);
     for (const [part, mine, theirs, io] of pairs) {
       if (mine === theirs) continue;

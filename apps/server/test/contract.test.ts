@@ -23,6 +23,21 @@ describe('the /v1 contract', () => {
     expect(contractDrift(contractEntries(), routes)).toEqual([]);
   });
 
+  it('documents the form fields of every multipart route in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const multipart = t.app.declaredRoutes.filter((r) =>
+      [r.schema?.consumes ?? []].flat().includes('multipart/form-data'),
+    );
+    expect(multipart.length).toBeGreaterThan(0);
+    for (const r of multipart) {
+      const path = r.url.replace(/:(\w+)/g, '{$1}');
+      const method = [r.method].flat()[0].toLowerCase();
+      const form = doc.paths[path][method].requestBody?.content?.['multipart/form-data']?.schema;
+      expect(form?.properties, `${method} ${path}`).toBeDefined();
+      expect(Object.keys(form.properties)).toEqual(Object.keys(r.schema?.multipart?.shape ?? {}));
+    }
+  });
+
   it('reports a drift in any part of an entry', () => {
     const key: ContractKey = 'GET /v1/contacts/{id}';
     const entry: Endpoint = contract[key];

@@ -5,11 +5,11 @@
  * contract key, then the inputs, so `qk('GET /v1/contacts/{id}', { params: { id } })` invalidates every query of that
  * contact whatever its query string (TanStack matches keys by prefix and objects by their subset).
  */
-import type { ContractKey, InputOf, Reply } from '@harbor/shared/contract';
+import type { BodyOf, ContractKey, InputOf, QueryOf, Reply } from '@harbor/shared/contract';
 import type { QueryFunctionContext } from '@tanstack/react-query';
 import { type Method, type RequestOptions, request } from './client';
 
-export type { ContractKey, InputOf, Reply };
+export type { BodyOf, ContractKey, InputOf, QueryOf, Reply };
 
 interface CallOptions {
   signal?: AbortSignal;

@@ -25,7 +25,6 @@ const NOT_CONVERTED: Record<string, number> = {
   'api/contacts.ts': 50,
   'api/dialer.ts': 8,
   'api/email.ts': 23,
-  'api/endpoints.ts': 19,
   'api/events.ts': 14,
   'api/imports.ts': 13,
   'api/people.ts': 30,

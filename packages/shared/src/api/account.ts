@@ -24,6 +24,18 @@ export const UpdateProfileBody = z
   })
   .partial();
 export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
+/** Optional: a multipart update carries its fields as parts. */
+export const UpdateProfileRequest = UpdateProfileBody.nullish();
+/** The same update as multipart/form-data: the fields as text parts ('' clears), and the two pictures. */
+export const UpdateProfileForm = z.object({
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+  about_me: z.string().optional(),
+  position_title: z.string().optional(),
+  office_location_id: z.string().optional(),
+  personal_photo: z.file().optional(),
+  logo: z.file().optional(),
+});
 
 /** PATCH /v1/users/{id}: the sign-in identity of your own account; a new email needs the current password. */
 export const UpdateAccountBody = z

@@ -110,3 +110,6 @@ export const Security = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+
+/** POST /v1/contacts/{id}/files: one file part. */
+export const ContactFileForm = z.object({ file: z.file() });

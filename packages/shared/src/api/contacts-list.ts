@@ -255,3 +255,14 @@ export const QuickFilterBody = z.object({
   name: z.string().trim().min(1).max(100),
   data: z.record(z.string(), z.unknown()).default({}),
 });
+export const QuickFilterList = z.array(QuickFilter);
+export const QuickFilterChange = z
+  .strictObject({
+    name: QuickFilterBody.shape.name.optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  })
+  // An empty change would be an UPDATE with nothing to set.
+  .refine((b) => b.name !== undefined || b.data !== undefined, {
+    message: 'Give a name or data to change',
+    path: ['name'],
+  });

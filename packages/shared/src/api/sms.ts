@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { BroadcastSelection } from './broadcasts.js';
 import { PageMeta } from './paging.js';
+import { textPartsOf } from './params.js';
 
 export const SMS_CHANNEL = 'SmsChannel';
 /** Spec §9: the toast and the notification of an inbound text wait this long (ms). */
@@ -248,3 +249,6 @@ export const SmsBroadcastPreview = z.object({
   affordable: z.boolean(),
 });
 export type SmsBroadcastPreview = z.infer<typeof SmsBroadcastPreview>;
+
+/** Texting a contact as multipart/form-data: the fields as text parts and the MMS picture as `file`. */
+export const SendMessageForm = textPartsOf(SendMessageFields).extend({ file: z.file().optional() });

@@ -1,7 +1,9 @@
 import {
   CampaignTrigger,
+  CampaignTriggerForm,
   CampaignTriggerList,
   CampaignTriggerListQuery,
+  CampaignTriggerPatchForm,
   IdParams,
   UsableTriggerList,
   UsableTriggersQuery,
@@ -10,9 +12,13 @@ import { defineContract } from './define.js';
 
 export const campaignTriggersContract = defineContract({
   'GET /v1/admin/campaign_triggers': { query: CampaignTriggerListQuery, reply: CampaignTriggerList },
-  'POST /v1/admin/campaign_triggers': { reply: CampaignTrigger }, // multipart
+  'POST /v1/admin/campaign_triggers': { form: CampaignTriggerForm, reply: CampaignTrigger },
   'GET /v1/admin/campaign_triggers/{id}': { params: IdParams, reply: CampaignTrigger },
-  'PATCH /v1/admin/campaign_triggers/{id}': { params: IdParams, reply: CampaignTrigger }, // multipart
+  'PATCH /v1/admin/campaign_triggers/{id}': {
+    params: IdParams,
+    form: CampaignTriggerPatchForm,
+    reply: CampaignTrigger,
+  },
   // 'DELETE /v1/admin/campaign_triggers/{id}': { params: IdParams, reply: NONE },
   'GET /v1/contacts/email_campaign_triggers': { query: UsableTriggersQuery, reply: UsableTriggerList },
   'GET /v1/contacts/sms_campaign_triggers': { query: UsableTriggersQuery, reply: UsableTriggerList },

@@ -1,4 +1,14 @@
-import { ContactFile, ContactParams, Note, NoteBody, Policy, PolicyBody, Security, SecurityBody } from '../index.js';
+import {
+  ContactFile,
+  ContactFileForm,
+  ContactParams,
+  Note,
+  NoteBody,
+  Policy,
+  PolicyBody,
+  Security,
+  SecurityBody,
+} from '../index.js';
 import { defineContract } from './define.js';
 
 export const contactRecordsContract = defineContract({
@@ -7,7 +17,7 @@ export const contactRecordsContract = defineContract({
   // 'PATCH /v1/contacts/{id}/notes/{noteId}': { params: TODO_params, body: NoteBody, reply: Note },
   // 'DELETE /v1/contacts/{id}/notes/{noteId}': { params: TODO_params, reply: NONE },
   // 'GET /v1/contacts/{id}/files': { params: ContactParams, reply: TODO_reply },
-  'POST /v1/contacts/{id}/files': { params: ContactParams, reply: ContactFile }, // multipart
+  'POST /v1/contacts/{id}/files': { params: ContactParams, form: ContactFileForm, reply: ContactFile },
   // 'GET /v1/contacts/{id}/files/{fileId}/download': { params: TODO_params, reply: NONE },
   // 'DELETE /v1/contacts/{id}/files/{fileId}': { params: TODO_params, reply: NONE },
   // 'GET /v1/contacts/{id}/policies': { params: ContactParams, reply: TODO_reply },

@@ -18,6 +18,8 @@ export interface Endpoint {
   form?: z.ZodObject;
   /** The success reply (200, 201 or 202); `NoContent` for a 204. */
   reply: z.ZodType;
+  /** The route may also answer 204 with no body (sign-out answers the user only when an impersonation ends). */
+  noContent?: true;
 }
 
 export type ContractMap = Record<`${Method} /v1/${string}`, Endpoint>;
@@ -55,7 +57,9 @@ export type BodyIn<E extends Endpoint> = E['form'] extends z.ZodType
     : undefined;
 
 /** What a call resolves to: the reply's output type (`undefined` for a 204). */
-export type ReplyOf<E extends Endpoint> = E['reply'] extends z.ZodNull ? undefined : z.output<E['reply']>;
+export type ReplyOf<E extends Endpoint> =
+  | (E['reply'] extends z.ZodNull ? undefined : z.output<E['reply']>)
+  | (E['noContent'] extends true ? undefined : never);
 
 type OptionalIfUndefined<T> = { [F in keyof T as undefined extends T[F] ? never : F]: T[F] } & {
   [F in keyof T as undefined extends T[F] ? F : never]?: T[F];

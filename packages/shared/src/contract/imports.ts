@@ -9,6 +9,7 @@ import {
   ImportRowsQuery,
   ImportSetting,
   ImportSettingBody,
+  ImportUploadForm,
   NoContent,
   UndoPreview,
   WorkersStatus,
@@ -16,11 +17,11 @@ import {
 import { defineContract } from './define.js';
 
 export const importsContract = defineContract({
-  'POST /v1/contacts/validate_import': { reply: ImportPreview }, // multipart
-  'POST /v1/contacts/import': { reply: ImportAttempt }, // multipart
-  'POST /v1/contacts/leads_uploader': { reply: ImportAttempt }, // multipart
-  'POST /v1/contacts/clients_uploader': { reply: ImportAttempt }, // multipart
-  'POST /v1/contacts/attachments_leads_uploader': { reply: ImportAttempt }, // multipart
+  'POST /v1/contacts/validate_import': { form: ImportUploadForm, reply: ImportPreview },
+  'POST /v1/contacts/import': { form: ImportUploadForm, reply: ImportAttempt },
+  'POST /v1/contacts/leads_uploader': { form: ImportUploadForm, reply: ImportAttempt },
+  'POST /v1/contacts/clients_uploader': { form: ImportUploadForm, reply: ImportAttempt },
+  'POST /v1/contacts/attachments_leads_uploader': { form: ImportUploadForm, reply: ImportAttempt },
   // 'POST /v1/contacts/import_attachments': { reply: TODO_reply }, // multipart
   'GET /v1/contacts/import_attempts': { query: ImportAttemptsQuery, reply: ImportAttemptList },
   // 'DELETE /v1/contacts/delete_import_attempts/{id}': { params: IdParams, query: TODO_query, body: TODO_body, reply: TODO_reply },

@@ -10,7 +10,7 @@ import { campaignTriggersContract } from './campaign-triggers.js';
 import { consentContract } from './consent.js';
 import { contactRecordsContract } from './contact-records.js';
 import { contactsContract } from './contacts.js';
-import type { CallInput, Endpoint, ReplyOf } from './define.js';
+import type { BodyIn, CallInput, Endpoint, QueryIn, ReplyOf } from './define.js';
 import { devContract } from './dev.js';
 import { dialerContract } from './dialer.js';
 import { dialerAdminContract } from './dialer-admin.js';
@@ -62,6 +62,10 @@ export type Contract = typeof contract;
 export type ContractKey = keyof Contract;
 /** The inputs of a call to `K` (`params`, `query`, `body`, each only when the route takes it). */
 export type InputOf<K extends ContractKey> = CallInput<K, Contract[K]>;
+/** The body a call to `K` sends. */
+export type BodyOf<K extends ContractKey> = BodyIn<Contract[K]>;
+/** The query string a call to `K` takes. */
+export type QueryOf<K extends ContractKey> = Contract[K] extends { query: infer Q } ? QueryIn<Q> : undefined;
 /** What a call to `K` resolves to. */
 export type Reply<K extends ContractKey> = ReplyOf<Contract[K]>;
 /** Every entry, for checks that walk the whole contract. */

@@ -27,6 +27,7 @@ import {
   ReadConversationBody,
   SendBroadcastEmailBody,
   SendBroadcastSmsBody,
+  SendMessageForm,
   SendTestEmailBody,
   SendTestEmailReply,
   SendTestSmsBody,
@@ -68,7 +69,7 @@ export const smsContract = defineContract({
   'POST /v1/sms/read_conversation': { body: ReadConversationBody, reply: SmsConversation },
   'POST /v1/sms/fetch_messages': { body: FetchMessagesBody, reply: SmsMessageList },
   // 'GET /v1/sms/show_conversation': { query: TODO_query, reply: ShowConversation },
-  'POST /v1/sms/send_message': { reply: SmsMessage }, // multipart
+  'POST /v1/sms/send_message': { form: SendMessageForm, reply: SmsMessage },
   // 'POST /v1/sms/update_permission': { body: UpdatePermissionBody, reply: TODO_reply },
   'GET /v1/users/phone_numbers/search': { query: NumberSearchQuery, reply: NumberSearchResult },
   'POST /v1/users/phone_numbers/purchase': { body: NumberPurchaseBody, reply: SmsNumber },

@@ -7,8 +7,10 @@ import crypto from 'node:crypto';
 import multipart from '@fastify/multipart';
 import {
   CampaignTrigger,
+  CampaignTriggerForm,
   CampaignTriggerList,
   CampaignTriggerListQuery,
+  CampaignTriggerPatchForm,
   TRIGGER_FILE_MAX_BYTES,
   UsableTriggerList,
   UsableTriggersQuery,
@@ -114,6 +116,7 @@ export const campaignTriggersModule: Module = {
           tags,
           summary: `Create a campaign trigger (${FORM})`,
           consumes: ['application/json', 'multipart/form-data'],
+          multipart: CampaignTriggerForm,
           response: { 201: CampaignTrigger },
         },
       },
@@ -160,6 +163,7 @@ export const campaignTriggersModule: Module = {
           summary: `Update a campaign trigger (${FORM}; remove_file drops the file)`,
           params: Id,
           consumes: ['application/json', 'multipart/form-data'],
+          multipart: CampaignTriggerPatchForm,
           response: { 200: CampaignTrigger },
         },
       },

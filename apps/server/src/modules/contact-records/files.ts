@@ -6,7 +6,7 @@
  * and marked for deletion in the transaction that deletes the row, then removed.
  */
 import crypto from 'node:crypto';
-import { ContactFile, MAX_FILE_BYTES } from '@harbor/shared';
+import { ContactFile, ContactFileForm, MAX_FILE_BYTES } from '@harbor/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -102,6 +102,7 @@ export function fileRoutes(scope: FastifyInstance) {
         summary: `Upload a file (multipart field "file"; pdf, png, jpg, gif, docx, xlsx, csv or txt; at most ${LIMIT_MB} MB)`,
         params: ContactParams,
         consumes: ['multipart/form-data'],
+        multipart: ContactFileForm,
         response: { 201: ContactFile },
       },
     },

@@ -14,7 +14,6 @@ import {
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { HttpError } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { findVisibleContact } from './access.js';
