@@ -22,7 +22,6 @@ const NOT_CONVERTED: Record<string, number> = {
   'api/billing.ts': 18,
   'api/consent.ts': 4,
   'api/contacts-list.ts': 19,
-  'api/contacts.ts': 50,
   'api/dialer.ts': 8,
   'api/email.ts': 23,
   'api/events.ts': 14,

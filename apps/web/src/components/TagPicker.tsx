@@ -39,7 +39,7 @@ export function TagPicker({
   const create = useMutation({
     mutationFn: (name: string) =>
       // A new tag takes the next color in turn, so tags created in a row stay tellable apart.
-      lookupsApi.createTag(name, TAG_COLORS[seen.current.size % TAG_COLORS.length] as string),
+      lookupsApi.createTag(name, TAG_COLORS[seen.current.size % TAG_COLORS.length]),
     onSuccess: (tag) => {
       seen.current.set(tag.id, tag);
       void qc.invalidateQueries({ queryKey: ['lookups', 'tags'] });

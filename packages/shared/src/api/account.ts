@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ALL_POSITION_TITLES, OFFICE_TYPES, US_STATES } from '../options.js';
 import { ROLES } from '../roles.js';
 import { PageMeta } from './paging.js';
+import { pagedCrudSchemas } from './params.js';
 import { Email } from './session.js';
 
 const Name = z.string().trim().min(1, "can't be blank").max(100);
@@ -194,3 +195,5 @@ export const OfficeLocationBody = z.strictObject({
   phone: z.string().trim().max(30).nullable().optional(),
 });
 export type OfficeLocationBody = z.infer<typeof OfficeLocationBody>;
+
+export const OfficeLocationCrud = pagedCrudSchemas(OfficeLocation, OfficeLocationBody);

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { MAX_EXPORT_LIMIT } from '../constants.js';
 import { PageMeta } from './paging.js';
+import { TagInput } from './tag-input.js';
 
 /** Largest page the list answers; more is a 422, not a silent cap. */
 export const CONTACTS_MAX_LIMIT = 500;
@@ -204,6 +205,38 @@ export const SelectedItemsReply = z.object({ count: z.number(), ids: z.array(z.n
 export type SelectedItemsReply = z.infer<typeof SelectedItemsReply>;
 
 export const BulkReply = z.object({ count: z.number() });
+
+/** What the bulk routes take: chosen ids, or `all` the contacts of a scope (its raw form, resolved by the server). */
+const SelectionFields = {
+  ids: z.array(z.coerce.number().int().positive()).max(MAX_EXPORT_LIMIT).optional(),
+  all: z.boolean().default(false),
+  contacts_scope: z.record(z.string(), z.unknown()).optional(),
+};
+export const SelectionBody = z.object(SelectionFields);
+export const SelectFirstLastBody = z.object({
+  contacts_scope: z.record(z.string(), z.unknown()).optional(),
+  select_n: z.coerce.number().int().positive(),
+  position: z.enum(['first', 'last']).default('first'),
+});
+export const UpdateGroupBody = z.object({
+  ...SelectionFields,
+  group_id: z.coerce.number().int().positive().nullable(),
+});
+export const UpdateTagsGroupBody = z.object({
+  ...SelectionFields,
+  tags: z.array(TagInput).min(1).max(50),
+  action: z.enum(['add', 'remove']).default('add'),
+});
+export const UpdateTagsSingleBody = z.object({
+  id: z.coerce.number().int().positive(),
+  tags: z.array(TagInput).max(100),
+});
+export const ExportParams = z.object({ format: z.enum(['csv', 'xlsx']) });
+/** Chosen ids come in the list's order on screen when these say it (`all` uses its scope's order). */
+export const ExportBody = SelectionBody.extend({
+  order: z.enum(['ASC', 'DESC']).optional(),
+  order_field: z.string().optional(),
+});
 
 export const TransferBody = z.object({
   to_user_id: z.coerce.number().int().positive().nullish(),

@@ -19,8 +19,6 @@ export const campaignTriggersContract = defineContract({
     form: CampaignTriggerPatchForm,
     reply: CampaignTrigger,
   },
-  // 'DELETE /v1/admin/campaign_triggers/{id}': { params: IdParams, reply: NONE },
   'GET /v1/contacts/email_campaign_triggers': { query: UsableTriggersQuery, reply: UsableTriggerList },
   'GET /v1/contacts/sms_campaign_triggers': { query: UsableTriggersQuery, reply: UsableTriggerList },
-  // 'GET /v1/campaign_triggers/{id}/file': { params: IdParams, reply: NONE },
 });

@@ -15,6 +15,8 @@ import {
   OrderWrite,
   Plan,
   PlanBody,
+  PlanCrud,
+  PlanListQuery,
   SubscriptionList,
   SubscriptionWrite,
 } from '../index.js';
@@ -29,9 +31,9 @@ export const dialerAdminContract = defineContract({
   'GET /v1/admin/dialer/orders': { query: OrderListQuery, reply: OrderList },
   'POST /v1/admin/dialer/orders': { body: AdminOrderBody, reply: OrderWrite },
   'POST /v1/admin/dialer/cancel_order': { body: AdminOrderRef, reply: OrderWrite },
-  // 'GET /v1/admin/dialer/dialer_plans': { query: PlanListQuery, reply: TODO_reply },
+  'GET /v1/admin/dialer/dialer_plans': { query: PlanListQuery, reply: PlanCrud.list },
   'POST /v1/admin/dialer/dialer_plans': { body: PlanBody, reply: Plan },
   'GET /v1/admin/dialer/dialer_plans/{id}': { params: IdParams, reply: Plan },
-  // 'PATCH /v1/admin/dialer/dialer_plans/{id}': { params: IdParams, body: TODO_body, reply: Plan },
+  'PATCH /v1/admin/dialer/dialer_plans/{id}': { params: IdParams, body: PlanCrud.patch, reply: Plan },
   'DELETE /v1/admin/dialer/dialer_plans/{id}': { params: IdParams, reply: NoContent },
 });

@@ -61,5 +61,4 @@ export const dialerContract = defineContract({
   'POST /v1/dialer/device_start_disclaimer_prompt': { body: CallIdBody, reply: CallReply },
   'POST /v1/dialer/device_resume_call_recording': { body: CallIdBody, reply: CallReply },
   'POST /v1/dialer/device_stop_call_recording': { body: CallIdBody, reply: CallReply },
-  // 'GET /v1/dialer/recordings/{id}': { params: IdParams, reply: NONE },
 });

@@ -19,7 +19,6 @@ export const emailsContract = defineContract({
   'POST /v1/admin/emails/bulk_update': { body: EmailBulkUpdateBody, reply: EmailBulkUpdateReply },
   'GET /v1/admin/emails/{id}': { params: IdParams, reply: EmailTemplate },
   'PATCH /v1/admin/emails/{id}': { params: IdParams, body: EmailTemplatePatch, reply: EmailTemplate },
-  // 'DELETE /v1/admin/emails/{id}': { params: IdParams, reply: NONE },
   'GET /v1/contacts/emails': { reply: AgentEmailList },
   'POST /v1/contacts/email_preview': { body: EmailPreviewBody, reply: EmailPreview },
   // 'GET /v1/unsubscribe/{token}': { params: TODO_params, reply: UnsubscribeInfo },

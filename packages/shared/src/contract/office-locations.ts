@@ -1,8 +1,16 @@
-import { IdParams, NoContent, OfficeLocation, OfficeLocationBody, OfficeLocationList, Paging } from '../index.js';
+import {
+  IdParams,
+  NoContent,
+  OfficeLocation,
+  OfficeLocationBody,
+  OfficeLocationCrud,
+  OfficeLocationList,
+  Paging,
+} from '../index.js';
 import { defineContract } from './define.js';
 
 export const officeLocationsContract = defineContract({
-  // 'GET /v1/admin/office_locations': { query: Paging, reply: TODO_reply },
+  'GET /v1/admin/office_locations': { query: Paging, reply: OfficeLocationCrud.list },
   'POST /v1/admin/office_locations': { body: OfficeLocationBody, reply: OfficeLocation },
   'GET /v1/admin/office_locations/{id}': { params: IdParams, reply: OfficeLocation },
   'PUT /v1/admin/office_locations/{id}': { params: IdParams, body: OfficeLocationBody, reply: OfficeLocation },

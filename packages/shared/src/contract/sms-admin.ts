@@ -15,6 +15,8 @@ import {
   OrderWrite,
   Plan,
   PlanBody,
+  PlanCrud,
+  PlanListQuery,
   SubscriptionList,
   SubscriptionWrite,
 } from '../index.js';
@@ -29,10 +31,10 @@ export const smsAdminContract = defineContract({
   'GET /v1/admin/sms/orders': { query: OrderListQuery, reply: OrderList },
   'POST /v1/admin/sms/orders': { body: AdminOrderBody, reply: OrderWrite },
   'POST /v1/admin/sms/cancel_order': { body: AdminOrderRef, reply: OrderWrite },
-  // 'GET /v1/admin/sms/sms_plans': { query: PlanListQuery, reply: TODO_reply },
+  'GET /v1/admin/sms/sms_plans': { query: PlanListQuery, reply: PlanCrud.list },
   'POST /v1/admin/sms/sms_plans': { body: PlanBody, reply: Plan },
   'GET /v1/admin/sms/sms_plans/{id}': { params: IdParams, reply: Plan },
-  // 'PATCH /v1/admin/sms/sms_plans/{id}': { params: IdParams, body: TODO_body, reply: Plan },
+  'PATCH /v1/admin/sms/sms_plans/{id}': { params: IdParams, body: PlanCrud.patch, reply: Plan },
   'DELETE /v1/admin/sms/sms_plans/{id}': { params: IdParams, reply: NoContent },
   // 'GET /v1/admin/sms/numbers': { query: TODO_query, reply: TODO_reply },
 });

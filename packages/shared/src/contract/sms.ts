@@ -78,7 +78,6 @@ export const smsContract = defineContract({
   // 'POST /v1/sms/mobile_validation_single': { body: TODO_body, reply: PhoneVerification },
   // 'POST /v1/sms/mobile_validation_purchase': { body: TODO_body, reply: TODO_reply },
   // 'POST /v1/sms/mobile_validation_bulk': { body: TODO_body, reply: TODO_reply },
-  // 'GET /v1/sms/media/{company}/{file}': { params: TODO_params, reply: NONE },
   'POST /v1/contacts/send_broadcast_email': { body: SendBroadcastEmailBody, reply: Broadcast },
   'POST /v1/contacts/mailing_group': { body: MailingGroupBody, reply: Broadcast },
   'POST /v1/contacts/send_test_email': { body: SendTestEmailBody, reply: SendTestEmailReply },

@@ -27,7 +27,6 @@ export const walletContract = defineContract({
   'POST /v1/wallets/estimate_cost': { body: EstimateCostBody, reply: CostEstimate },
   'GET /v1/wallets/analytics': { query: AnalyticsQuery, reply: WalletAnalytics },
   // 'GET /v1/wallets/invoice_history': { query: TODO_query, reply: InvoiceHistory },
-  // 'GET /v1/wallets/invoices/{id}/pdf': { params: TODO_params, reply: NONE },
   // 'GET /v1/wallets/payments/{id}': { params: TODO_params, reply: WalletPayment },
   'POST /v1/wallets/allocate': { body: AllocateBody, reply: WalletMove },
   'POST /v1/wallets/reclaim': { body: ReclaimBody, reply: WalletMove },

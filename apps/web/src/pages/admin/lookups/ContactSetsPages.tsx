@@ -13,7 +13,7 @@ export function TagsAdminPage() {
   const qc = useQueryClient();
   const [search, setSearch] = useState('');
   const [name, setName] = useState('');
-  const [color, setColor] = useState<string>('blue');
+  const [color, setColor] = useState<(typeof TAG_COLORS)[number]>('blue');
   const tags = useQuery({ queryKey: ['lookups', 'tags', search], queryFn: () => lookupsApi.tags(search || undefined) });
   const create = useMutation({
     mutationFn: () => lookupsApi.createTag(name, color),
@@ -51,7 +51,7 @@ export function TagsAdminPage() {
         <NativeSelect
           label="New tag color"
           value={color}
-          onChange={(e) => setColor(e.currentTarget.value)}
+          onChange={(e) => setColor(e.currentTarget.value as (typeof TAG_COLORS)[number])}
           data={[...TAG_COLORS]}
         />
         <Button onClick={() => create.mutate()} disabled={!name.trim()} loading={create.isPending}>

@@ -7,7 +7,7 @@ import { Alert, Button, Group, NativeSelect, Stack, Switch, Table, Text, TextInp
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { errorMessage } from '../../../api/client';
-import { adminLookupsApi } from '../../../api/contacts';
+import { type AdminLookupPath, adminLookupsApi } from '../../../api/contacts';
 import { ConfirmDeleteButton } from '../../../components/ConfirmDeleteButton';
 import { PageHeading } from '../../../components/PageHeading';
 
@@ -32,7 +32,7 @@ function Row({
   extra,
   onChanged,
 }: {
-  path: string;
+  path: AdminLookupPath;
   row: LookupRow;
   extra: ExtraField[];
   onChanged: () => void;
@@ -101,7 +101,7 @@ function Row({
 }
 
 export function LookupAdminPage(props: {
-  path: string;
+  path: AdminLookupPath;
   title: string;
   singular: string;
   extra?: ExtraField[];
@@ -110,7 +110,9 @@ export function LookupAdminPage(props: {
   const extra = props.extra ?? [];
   const qc = useQueryClient();
   const key = ['admin', props.path];
-  const list = useQuery({ queryKey: key, queryFn: () => adminLookupsApi.list<LookupRow>(props.path) });
+  const list = useQuery({ queryKey: key, queryFn: () => adminLookupsApi.list(props.path) });
+  // Every lookup's row is a LookupRow: the page shows the fields its `extra` names.
+  const rows: LookupRow[] = list.data?.data ?? [];
   const [draft, setDraft] = useState<Record<string, string>>({ name: '' });
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: key });
@@ -145,7 +147,7 @@ export function LookupAdminPage(props: {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {list.data?.data.map((r) => (
+            {rows.map((r) => (
               <Row
                 key={`${r.id}-${r.name}-${r.active}-${r.color}-${r.group_id}`}
                 path={props.path}
