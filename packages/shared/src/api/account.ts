@@ -197,3 +197,26 @@ export const OfficeLocationBody = z.strictObject({
 export type OfficeLocationBody = z.infer<typeof OfficeLocationBody>;
 
 export const OfficeLocationCrud = pagedCrudSchemas(OfficeLocation, OfficeLocationBody);
+
+export const AuditEventsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** Keyset paging: events older than this id. */
+  before_id: z.coerce.number().int().positive().optional(),
+  event: z.string().max(50).optional(),
+  user_id: z.coerce.number().int().positive().optional(),
+});
+
+export const AuditEvent = z.object({
+  id: z.number(),
+  event: z.string(),
+  user_id: z.number().nullable(),
+  user_email: z.string().nullable(),
+  actor_id: z.number().nullable(),
+  ip: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+export const AuditEventPage = z.object({
+  data: z.array(AuditEvent),
+  meta: z.object({ next_before_id: z.number().nullable() }),
+});

@@ -4,7 +4,7 @@
  * server validates.
  */
 import { z } from 'zod';
-import { MAX_EXPORT_LIMIT } from '../constants.js';
+import { MAX_EXPORT_LIMIT, MAX_TRANSFER_LIMIT, TRANSFER_PAGE_SIZE } from '../constants.js';
 import { PageMeta } from './paging.js';
 import { TagInput } from './tag-input.js';
 
@@ -299,3 +299,41 @@ export const QuickFilterChange = z
     message: 'Give a name or data to change',
     path: ['name'],
   });
+
+const TransferSelectionFields = {
+  // The spec's own limit answers before anything else (and the body limit leaves room for it: body-limit.ts).
+  ids: z
+    .array(z.coerce.number().int().positive())
+    .max(MAX_TRANSFER_LIMIT, `at most ${MAX_TRANSFER_LIMIT} contacts can be transferred at once`)
+    .optional(),
+  all: z.boolean().default(false),
+  contacts_scope: z.record(z.string(), z.unknown()).optional(),
+};
+export const TransferGroupBody = z.object({
+  ...TransferSelectionFields,
+  to_user_id: z.coerce.number().int().positive().nullish(),
+  to_pool_id: z.coerce.number().int().positive().nullish(),
+});
+export const UpdateTransferGroupBody = z.object({ transfer_attempt_id: z.coerce.number().int().positive() });
+export const TransferAttemptsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(TRANSFER_PAGE_SIZE),
+  page: z.coerce.number().int().min(1).default(1),
+  order_field: z.string().default('id'),
+  order: z
+    .string()
+    .toUpperCase()
+    .pipe(z.enum(['ASC', 'DESC']))
+    .default('DESC'),
+  q: z.string().max(100).optional(),
+});
+export const TransferStatus = z.object({
+  id: z.number(),
+  status: z.string(),
+  reverted: z.boolean(),
+  reverting: z.boolean(),
+  processed: z.number(),
+  total: z.number(),
+  error: z.string().nullable(),
+});
+export const TransferLogsQuery = z.object({ page: z.coerce.number().int().min(1).default(1) });
+export const RevertTransferBody = z.object({ revert: z.boolean().default(true) }).optional();

@@ -354,3 +354,8 @@ export const IMPORTS_CHANNEL = 'ContactsImportChannel';
 export const ImportUploadForm = textPartsOf(ImportForm).extend({ file: z.file(), data: z.string().optional() });
 /** A ZIP whose files attach to the contacts their names give. */
 export const AttachmentsUploadForm = z.object({ file: z.file() });
+export const AttachmentsReply = z.object({ attempt: ImportAttempt, ...AttachmentsReport.shape });
+export const DeleteAttemptQuery = z.object({ remove_contacts: z.enum(['true', 'false', '1', '0']).optional() });
+export const DeleteAttemptBody = z.object({ remove_contacts: z.boolean().optional() }).nullish();
+export const DeleteAttemptReply = z.object({ deleted: z.literal(true), contacts_removed: z.number() });
+export const ImportSettingList = z.object({ data: z.array(ImportSetting) });

@@ -1,4 +1,5 @@
 import {
+  AdminLoginBody,
   AdminUser,
   AdminUserList,
   AdminUsersQuery,
@@ -7,6 +8,8 @@ import {
   AgentflowStatusCrud,
   AgentflowStatusesReply,
   AgentflowStatusGroupsBody,
+  AuditEventPage,
+  AuditEventsQuery,
   BusinessUnits,
   Carrier,
   CarrierBody,
@@ -22,6 +25,7 @@ import {
   Paging,
   PaidMembershipBody,
   PoolHoldersQuery,
+  SignedInReply,
   SignupList,
   Source,
   SourceBody,
@@ -45,7 +49,7 @@ import {
 import { defineContract } from './define.js';
 
 export const adminContract = defineContract({
-  // 'GET /v1/admin/audit_events': { query: TODO_query, reply: TODO_reply },
+  'GET /v1/admin/audit_events': { query: AuditEventsQuery, reply: AuditEventPage },
   'GET /v1/admin/users': { query: AdminUsersQuery, reply: AdminUserList },
   'POST /v1/admin/users': { body: CreateUserBody, reply: AdminUser },
   'GET /v1/admin/users/owners': { reply: UserOptions },
@@ -56,7 +60,7 @@ export const adminContract = defineContract({
   'DELETE /v1/admin/users/{id}': { params: IdParams, body: DeleteUserBody, reply: NoContent },
   'GET /v1/admin/users/{id}/roles': { params: IdParams, reply: UserRoles },
   'PATCH /v1/admin/users/{id}/update_roles': { params: IdParams, body: UpdateRolesBody, reply: UserRoles },
-  // 'POST /v1/admin/users/{id}/login': { params: IdParams, body: AdminLoginBody, reply: TODO_reply },
+  'POST /v1/admin/users/{id}/login': { params: IdParams, body: AdminLoginBody, reply: SignedInReply },
   'POST /v1/admin/users/{id}/paid_membership': { params: IdParams, body: PaidMembershipBody, reply: AdminUser },
   'GET /v1/business_units/manageable': { reply: BusinessUnits },
   'GET /v1/admin/feature_flags': { reply: FeatureFlagsReply },

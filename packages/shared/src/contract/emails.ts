@@ -10,6 +10,9 @@ import {
   EmailTemplateListQuery,
   EmailTemplatePatch,
   IdParams,
+  UnsubscribeInfo,
+  UnsubscribeParams,
+  UnsubscribeReply,
 } from '../index.js';
 import { defineContract } from './define.js';
 
@@ -21,6 +24,6 @@ export const emailsContract = defineContract({
   'PATCH /v1/admin/emails/{id}': { params: IdParams, body: EmailTemplatePatch, reply: EmailTemplate },
   'GET /v1/contacts/emails': { reply: AgentEmailList },
   'POST /v1/contacts/email_preview': { body: EmailPreviewBody, reply: EmailPreview },
-  // 'GET /v1/unsubscribe/{token}': { params: TODO_params, reply: UnsubscribeInfo },
-  // 'POST /v1/unsubscribe/{token}': { params: TODO_params, reply: TODO_reply },
+  'GET /v1/unsubscribe/{token}': { params: UnsubscribeParams, reply: UnsubscribeInfo },
+  'POST /v1/unsubscribe/{token}': { params: UnsubscribeParams, reply: UnsubscribeReply },
 });

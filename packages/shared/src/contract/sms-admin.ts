@@ -2,6 +2,8 @@ import {
   AdminCancelBody,
   AdminOrderBody,
   AdminOrderRef,
+  AdminSmsNumberPage,
+  AdminSmsNumbersQuery,
   AdminSubscriptionBody,
   AdminSubscriptionListQuery,
   AdminSubscriptionRef,
@@ -36,5 +38,5 @@ export const smsAdminContract = defineContract({
   'GET /v1/admin/sms/sms_plans/{id}': { params: IdParams, reply: Plan },
   'PATCH /v1/admin/sms/sms_plans/{id}': { params: IdParams, body: PlanCrud.patch, reply: Plan },
   'DELETE /v1/admin/sms/sms_plans/{id}': { params: IdParams, reply: NoContent },
-  // 'GET /v1/admin/sms/numbers': { query: TODO_query, reply: TODO_reply },
+  'GET /v1/admin/sms/numbers': { query: AdminSmsNumbersQuery, reply: AdminSmsNumberPage },
 });

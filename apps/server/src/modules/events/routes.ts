@@ -6,6 +6,7 @@
  */
 import {
   CalendarEvent,
+  CalendarEventList,
   CalendarHistoryList,
   CalendarHistoryQuery,
   ContactEventsQuery,
@@ -93,7 +94,7 @@ export const eventsModule: Module = {
           tags,
           summary: 'The events tied to one contact (internal contact id), newest first',
           querystring: ContactEventsQuery,
-          response: { 200: z.object({ data: z.array(CalendarEvent) }) },
+          response: { 200: CalendarEventList },
         },
       },
       async (req) => {

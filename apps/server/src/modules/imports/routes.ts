@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs/promises';
 import {
-  AttachmentsReport,
+  AttachmentsReply,
   AttachmentsUploadForm,
   ErrorBody,
   ImportAttempt,
@@ -15,7 +15,7 @@ import {
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { authOf } from '../../platform/http/pipeline.js';
 import { attachByFileName } from './attachments.js';
 import { IMPORT_JOB } from './job.js';
@@ -173,7 +173,7 @@ export function registerUploadRoutes(scope: FastifyInstance) {
         summary: 'Attach the files of a ZIP to the contacts their names give (contact number, email or phone)',
         consumes: ['multipart/form-data'],
         multipart: AttachmentsUploadForm,
-        response: { 200: z.object({ attempt: ImportAttempt, ...AttachmentsReport.shape }), ...errors },
+        response: { 200: AttachmentsReply, ...errors },
       },
     },
     async (req) => {

@@ -7,6 +7,8 @@
  */
 import {
   Broadcast,
+  BulkVerificationBody,
+  BulkVerificationReply,
   formatUsd,
   removalReasonLabel,
   SendBroadcastSmsBody,
@@ -22,7 +24,6 @@ import {
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { storedPhone, toE164 } from '../../integrations/twilio/messaging.js';
 import type { AuthContext } from '../../platform/auth/context.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
@@ -263,8 +264,8 @@ export function bulkRoutes(scope: FastifyInstance) {
       schema: {
         tags,
         summary: 'Look up the line type of a selection’s numbers not known yet (paid per lookup)',
-        body: SmsBroadcastPreviewBody.omit({ message: true }),
-        response: { 200: z.object({ looked_up: z.number() }) },
+        body: BulkVerificationBody,
+        response: { 200: BulkVerificationReply },
       },
     },
     async (req) => {
