@@ -9,10 +9,8 @@ import type {
   ContactFile,
   ContactQuickUpdateBody,
   DataCaptureEntry,
-  DuplicateCheckReply,
   EmailValidation,
   Group,
-  ListMeta,
   Note,
   Policy,
   PolicyBody,
@@ -48,7 +46,6 @@ export type DataCapture = Infer<typeof DataCaptureEntry>;
 export type Rx = Infer<typeof RxEntry>;
 export type TransferEntry = Infer<typeof TransferHistoryEntry>;
 export type Validation = Infer<typeof EmailValidation>;
-type List<T> = { data: T[] };
 
 type Id = number | string;
 const p = (id: Id) => ({ params: { id } });

@@ -5,6 +5,7 @@ import {
   CampaignTriggerListQuery,
   CampaignTriggerPatchForm,
   IdParams,
+  NoContent,
   UsableTriggerList,
   UsableTriggersQuery,
 } from '../index.js';
@@ -19,6 +20,7 @@ export const campaignTriggersContract = defineContract({
     form: CampaignTriggerPatchForm,
     reply: CampaignTrigger,
   },
+  'DELETE /v1/admin/campaign_triggers/{id}': { params: IdParams, reply: NoContent },
   'GET /v1/contacts/email_campaign_triggers': { query: UsableTriggersQuery, reply: UsableTriggerList },
   'GET /v1/contacts/sms_campaign_triggers': { query: UsableTriggersQuery, reply: UsableTriggerList },
 });

@@ -42,19 +42,25 @@ export type ParamsIn<K extends string> = [PathParamNames<K>] extends [never]
 type Defined<T> = T extends z.ZodType ? T : never;
 
 /** A coerced query field takes `unknown` as input; the browser passes what the server turns it into. */
-type QueryField<I, O> = unknown extends I ? O : I;
+/** A flag read from "true"/"false" may be given as a boolean: the client writes it as text. */
+type QueryField<I, O> = unknown extends I ? O : string extends I ? I : 'true' extends I ? I | boolean : I;
+/** The client leaves out a null field, so an optional field may be given as null. */
+type Nullable<T> = undefined extends T ? T | null : T;
 export type QueryIn<S> = S extends z.ZodType
-  ? { [F in keyof z.input<S>]: QueryField<z.input<S>[F], F extends keyof z.output<S> ? z.output<S>[F] : never> }
+  ? {
+      [F in keyof z.input<S>]: Nullable<
+        QueryField<z.input<S>[F], F extends keyof z.output<S> ? z.output<S>[F] : never>
+      >;
+    }
   : undefined;
 
 /** Optional when every field is. */
 type MaybeOptional<T> = T extends undefined ? undefined : Record<string, never> extends T ? T | undefined : T;
 
-export type BodyIn<E extends Endpoint> = E['form'] extends z.ZodType
-  ? FormData
-  : E['body'] extends z.ZodType
-    ? z.input<Defined<E['body']>>
-    : undefined;
+/** A multipart route takes FormData; one that also takes JSON (its `body`) takes either. */
+export type BodyIn<E extends Endpoint> =
+  | (E['form'] extends z.ZodType ? FormData : never)
+  | (E['body'] extends z.ZodType ? z.input<Defined<E['body']>> : E['form'] extends z.ZodType ? never : undefined);
 
 /** What a call resolves to: the reply's output type (`undefined` for a 204). */
 export type ReplyOf<E extends Endpoint> =

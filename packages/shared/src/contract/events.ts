@@ -9,6 +9,7 @@ import {
   EventsQuery,
   EventUpdateBody,
   IdParams,
+  NoContent,
 } from '../index.js';
 import { defineContract } from './define.js';
 
@@ -18,4 +19,5 @@ export const eventsContract = defineContract({
   'GET /v1/events/calendar_history': { query: CalendarHistoryQuery, reply: CalendarHistoryList },
   'POST /v1/events': { body: EventBody, reply: CalendarEvent },
   'PUT /v1/events/{id}': { params: IdParams, body: EventUpdateBody, reply: CalendarEvent },
+  'DELETE /v1/events/{id}': { params: IdParams, reply: NoContent },
 });

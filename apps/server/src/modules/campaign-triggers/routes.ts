@@ -11,6 +11,7 @@ import {
   CampaignTriggerList,
   CampaignTriggerListQuery,
   CampaignTriggerPatchForm,
+  NoContent,
   TRIGGER_FILE_MAX_BYTES,
   UsableTriggerList,
   UsableTriggersQuery,
@@ -199,13 +200,18 @@ export const campaignTriggersModule: Module = {
       '/v1/admin/campaign_triggers/:id',
       {
         config: adminById,
-        schema: { tags, summary: 'Delete a campaign trigger (broadcasts that used it keep their record)', params: Id },
+        schema: {
+          tags,
+          summary: 'Delete a campaign trigger (broadcasts that used it keep their record)',
+          params: Id,
+          response: { 204: NoContent },
+        },
       },
       async (req, reply) => {
         const auth = authOf(req);
         const current = await rowOf(auth.company.id, req.params.id);
         await db.update(campaignTriggers).set({ deletedAt: new Date(), enabled: false }).where(sql`id = ${current.id}`);
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
 

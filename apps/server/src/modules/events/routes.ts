@@ -15,6 +15,7 @@ import {
   EventList,
   EventsQuery,
   EventUpdateBody,
+  NoContent,
   toUsDate,
 } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
@@ -188,10 +189,10 @@ export const eventsModule: Module = {
 
     app.delete(
       '/v1/events/:id',
-      { config: byId, schema: { tags, summary: 'Delete an event', params: Id } },
+      { config: byId, schema: { tags, summary: 'Delete an event', params: Id, response: { 204: NoContent } } },
       async (req, reply) => {
         await deleteEvent(db, authOf(req), req.params.id);
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
   },
