@@ -6,7 +6,7 @@
  * contact whatever its query string (TanStack matches keys by prefix and objects by their subset).
  */
 import type { BodyOf, ContractKey, InputOf, QueryOf, Reply } from '@harbor/shared/contract';
-import type { QueryFunctionContext } from '@tanstack/react-query';
+import { partialMatchKey, type Query, type QueryFunctionContext } from '@tanstack/react-query';
 import { type Method, type RequestOptions, request } from './client';
 
 export type { BodyOf, ContractKey, InputOf, QueryOf, Reply };
@@ -78,5 +78,22 @@ export function callQuery<K extends ContractKey>(key: K, ...[input]: CallArgs<K>
     queryKey: qk(key, input as Partial<InputOf<K>> | undefined),
     queryFn: ({ signal }: QueryFunctionContext) =>
       call(key, ...([{ ...(input ?? {}), signal }] as unknown as CallArgs<K>)),
+  };
+}
+
+/**
+ * Filters for `invalidateQueries` and friends: every query (of any method) whose path is `path` or lies below it,
+ * with these inputs. `qkUnder('/v1/contacts/{id}', { params: { id } })` is the contact, its notes, files, policies...
+ */
+export function qkUnder(path: `/v1/${string}`, input?: { params?: Record<string, string | number> }) {
+  const part = keyPart(input);
+  return {
+    predicate: (query: Query) => {
+      const [key, inputs] = query.queryKey as [unknown, object?];
+      if (typeof key !== 'string') return false;
+      const own = key.slice(key.indexOf(' ') + 1);
+      if (own !== path && !own.startsWith(`${path}/`)) return false;
+      return !part || (!!inputs && partialMatchKey([inputs], [part]));
+    },
   };
 }

@@ -23,7 +23,8 @@ import type {
   Tag,
   TransferHistoryEntry,
 } from '@harbor/shared';
-import { type BodyOf, type ContractKey, call, type Reply } from './call';
+import type { QueryClient } from '@tanstack/react-query';
+import { type BodyOf, type ContractKey, call, callQuery, qk, type Reply } from './call';
 
 type Infer<S> = S extends { _output: infer O } ? O : never;
 
@@ -107,6 +108,22 @@ export const contactsApi = {
   deleteSecurity: (id: number, securityId: number) =>
     call('DELETE /v1/contacts/{id}/securities/{securityId}', { params: { id, securityId } }),
 };
+
+/** Every list a picker shows: what an admin change to statuses, sources, groups, pools or tags must refresh. */
+const LOOKUPS = [
+  'GET /v1/statuses',
+  'GET /v1/agentflow_statuses',
+  'GET /v1/sources',
+  'GET /v1/carriers',
+  'GET /v1/api_vendors',
+  'GET /v1/groups',
+  'GET /v1/pools',
+  'PATCH /v1/tags',
+] as const;
+export const invalidateLookups = (qc: QueryClient) =>
+  Promise.all(LOOKUPS.map((key) => qc.invalidateQueries({ queryKey: qk(key) })));
+/** The tags of a picker: one page of 500, optionally matching a name fragment. */
+export const tagsQuery = (search?: string) => callQuery('PATCH /v1/tags', { body: { search, limit: 500 } });
 
 export const lookupsApi = {
   statuses: () => call('GET /v1/statuses'),

@@ -3,21 +3,13 @@
  * message, so a second click never sends twice.
  */
 import type { ShowConversation, SmsConversation } from '@harbor/shared';
-import { call } from './call';
+import { call, type Reply } from './call';
 import type { Selection } from './contacts-list';
 
 type Infer<S> = S extends { _output: infer O } ? O : never;
 export type Conversation = SmsConversation;
 export type Thread = Infer<typeof ShowConversation>;
-export type DevPhoneEntry = {
-  sid: string;
-  direction: 'to_phone' | 'from_phone';
-  business: string;
-  body: string;
-  media: string[];
-  at: string;
-  status: string;
-};
+export type DevPhoneEntry = Reply<'GET /v1/dev/phone'>['entries'][number];
 
 export const smsApi = {
   conversations: (q: { q?: string; unread?: boolean; page?: number }, signal?: AbortSignal) =>

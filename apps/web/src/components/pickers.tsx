@@ -3,10 +3,11 @@
  * shown at all: callers ask `mayPickOwners` (the current user's permissions say whether /v1/admin/users/owners
  * answers) before rendering an OwnerSelect.
  */
+
 import type { CurrentUser } from '@harbor/shared';
 import { Select, type SelectProps } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { lookupsApi } from '../api/contacts';
+import { callQuery } from '../api/call';
 import { listOwners } from '../api/people';
 import { useCurrentUser } from '../auth/session';
 
@@ -56,7 +57,7 @@ export function OwnerSelect({
 
 /** Pools from GET /v1/pools: admins every pool, others the pools they hold. Hidden when there is none to pick. */
 export function PoolSelect({ value, onChange, ...rest }: PickerProps) {
-  const pools = useQuery({ queryKey: ['lookups', 'pools'], queryFn: lookupsApi.pools });
+  const pools = useQuery(callQuery('GET /v1/pools'));
   const data = (pools.data?.data ?? []).map((p) => ({ value: String(p.id), label: p.name }));
   if (pools.isSuccess && data.length === 0) return null;
   return (

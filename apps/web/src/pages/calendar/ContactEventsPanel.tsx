@@ -3,6 +3,7 @@
  * "New appointment" (the event dialog with the contact filled in) and, when SOA requests are on, "Send scope of
  * appointment". The contact's own Medicare dates (turning 65, IEP, Medigap open enrollment) sit on top.
  */
+
 import {
   type CalendarEvent,
   type ContactDetail,
@@ -15,6 +16,7 @@ import {
 import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { qkUnder } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import { contactEvents } from '../../api/events';
 import { useCurrentUser } from '../../auth/session';
@@ -48,7 +50,7 @@ export function ContactEventsPanel({ contact }: { contact: ContactDetail }) {
   const soaOpen = featureGateOpen(subjectOf(user), 'soa_requests');
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: ['events'] });
-    void qc.invalidateQueries({ queryKey: ['contact', contact.number] });
+    void qc.invalidateQueries(qkUnder('/v1/contacts/{id}', { params: { id: contact.number } }));
   };
   return (
     <Stack gap="md">

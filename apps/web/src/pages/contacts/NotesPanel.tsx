@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { callQuery, qk } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import { contactsApi, type NoteT } from '../../api/contacts';
 import { ConfirmDeleteButton } from '../../components/ConfirmDeleteButton';
@@ -68,8 +69,8 @@ function NoteItem({ number, note, onChanged }: { number: number; note: NoteT; on
 
 export function NotesPanel({ number, onChanged }: { number: number; onChanged: () => void }) {
   const qc = useQueryClient();
-  const key = ['contact', number, 'notes'];
-  const notes = useQuery({ queryKey: key, queryFn: () => contactsApi.notes(number) });
+  const key = qk('GET /v1/contacts/{id}/notes', { params: { id: number } });
+  const notes = useQuery(callQuery('GET /v1/contacts/{id}/notes', { params: { id: number } }));
   const [body, setBody] = useState('');
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: key });

@@ -2,12 +2,14 @@
  * One admin screen for a /v1/admin/<path> lookup (statuses, sources, carriers, agent-flow statuses): a table with
  * inline rename, active toggle and delete, and an add form. Server messages (duplicate name, in use) are shown as is.
  */
+
 import { STATUS_COLORS } from '@harbor/shared';
 import { Alert, Button, Group, NativeSelect, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
+import { qk } from '../../../api/call';
 import { errorMessage } from '../../../api/client';
-import { type AdminLookupPath, adminLookupsApi } from '../../../api/contacts';
+import { type AdminLookupPath, adminLookupsApi, invalidateLookups } from '../../../api/contacts';
 import { ConfirmDeleteButton } from '../../../components/ConfirmDeleteButton';
 import { PageHeading } from '../../../components/PageHeading';
 
@@ -109,14 +111,14 @@ export function LookupAdminPage(props: {
 }) {
   const extra = props.extra ?? [];
   const qc = useQueryClient();
-  const key = ['admin', props.path];
+  const key = qk(`GET /v1/admin/${props.path}`);
   const list = useQuery({ queryKey: key, queryFn: () => adminLookupsApi.list(props.path) });
   // Every lookup's row is a LookupRow: the page shows the fields its `extra` names.
   const rows: LookupRow[] = list.data?.data ?? [];
   const [draft, setDraft] = useState<Record<string, string>>({ name: '' });
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: key });
-    void qc.invalidateQueries({ queryKey: ['lookups'] });
+    void invalidateLookups(qc);
   };
   const create = useMutation({
     mutationFn: () => {
