@@ -3,13 +3,32 @@
  * message, so a second click never sends twice.
  */
 import type { ShowConversation, SmsConversation } from '@harbor/shared';
-import { call, type Reply } from './call';
+import type { QueryClient } from '@tanstack/react-query';
+import { call, callQuery, qk, qkUnder, type Reply } from './call';
 import type { Selection } from './contacts-list';
 
 type Infer<S> = S extends { _output: infer O } ? O : never;
 export type Conversation = SmsConversation;
 export type Thread = Infer<typeof ShowConversation>;
 export type DevPhoneEntry = Reply<'GET /v1/dev/phone'>['entries'][number];
+
+/** The texting queries a page shows: conversations, threads, templates and the caller's numbers. */
+export const textingQueries = {
+  conversations: (q: { q?: string; unread?: boolean; page?: number }) =>
+    callQuery('POST /v1/sms/fetch_conversations', {
+      body: { q: q.q || undefined, unread: q.unread || undefined, page: q.page ?? 1, limit: 30 },
+    }),
+  thread: (contactId: number) => callQuery('GET /v1/sms/show_conversation', { query: { contact_id: contactId } }),
+  templates: () => callQuery('GET /v1/contacts/sms_campaign_triggers', { query: { show_on: 'conversation' } }),
+  myNumbers: () => callQuery('GET /v1/users/phone_numbers'),
+};
+/** After a text is sent or a permission changes: every texting query (the inbox, threads, numbers). */
+export const invalidateTexting = (qc: QueryClient) =>
+  Promise.all([
+    qc.invalidateQueries(qkUnder('/v1/sms')),
+    qc.invalidateQueries({ queryKey: qk('GET /v1/contacts/sms_campaign_triggers') }),
+    qc.invalidateQueries({ queryKey: qk('GET /v1/users/phone_numbers') }),
+  ]);
 
 export const smsApi = {
   conversations: (q: { q?: string; unread?: boolean; page?: number }, signal?: AbortSignal) =>

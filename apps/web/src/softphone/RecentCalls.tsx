@@ -4,12 +4,12 @@ import { formatPhone } from '@harbor/shared';
 import { Alert, Loader, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconPhoneIncoming, IconPhoneOutgoing } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { callQuery } from '../api/call';
 import { errorMessage } from '../api/client';
-import { dialerApi } from '../api/dialer';
 import { mmss } from './store';
 
 export function RecentCalls({ onPick }: { onPick: (number: string) => void }) {
-  const q = useQuery({ queryKey: ['dialer', 'history'], queryFn: () => dialerApi.history() });
+  const q = useQuery(callQuery('POST /v1/dialer/fetch_historical_calls', { body: {} }));
   if (q.isPending) return <Loader size="sm" aria-label="Loading recent calls" />;
   if (q.isError) return <Alert color="red">{errorMessage(q.error)}</Alert>;
   const calls = q.data.call_history;

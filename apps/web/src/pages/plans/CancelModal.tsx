@@ -2,11 +2,13 @@
  * Cancelling a subscription says what happens before it does: at the end of the paid month (it works until then
  * and does not renew) or now (it stops now and the unused part of the month goes back to the wallet that paid).
  */
+
 import type { CancelType, PlanProduct, Subscription } from '@harbor/shared';
 import { Alert, Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { qkUnder } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import { newIdempotencyKey, plansAdminApi, plansApi } from '../../api/usage-plans';
 import { day, formatUsd } from './format';
@@ -48,7 +50,7 @@ export function CancelModal({
       key.current = null;
       void qc.invalidateQueries({ queryKey: ['plans', product] });
       void qc.invalidateQueries({ queryKey: ['admin-plans', product] });
-      void qc.invalidateQueries({ queryKey: ['wallet'] });
+      void qc.invalidateQueries(qkUnder('/v1/wallets'));
       notifications.show({
         color: 'green',
         message: res.credited

@@ -3,11 +3,13 @@
  * wallet, the company wallet (admins) or a card. It says what will be charged before anything is; one
  * Idempotency-Key per purchase the person means to make, so a second click buys once.
  */
+
 import { can, formatUsd, type Plan, type PlanProduct, type SubscriptionKind, unitsLabel } from '@harbor/shared';
 import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { qkUnder } from '../../api/call';
 import { ApiError, errorMessage } from '../../api/client';
 import { newIdempotencyKey, plansApi } from '../../api/usage-plans';
 import { useCurrentUser } from '../../auth/session';
@@ -69,7 +71,7 @@ function SubscribeForm({ product, plan, onDone }: { product: PlanProduct; plan: 
     onSuccess: (res) => {
       key.current = null;
       void qc.invalidateQueries({ queryKey: ['plans', product] });
-      void qc.invalidateQueries({ queryKey: ['wallet'] });
+      void qc.invalidateQueries(qkUnder('/v1/wallets'));
       notifications.show({
         color: 'green',
         message:

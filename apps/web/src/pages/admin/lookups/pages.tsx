@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { callQuery, qk } from '../../../api/call';
 import { errorMessage } from '../../../api/client';
-import { type AgentflowTree, adminLookupsApi, invalidateLookups, } from '../../../api/contacts';
+import { type AgentflowTree, adminLookupsApi, invalidateLookups } from '../../../api/contacts';
 import { colorOptions, LookupAdminPage } from './LookupAdminPage';
 
 export const StatusesAdminPage = () => (
