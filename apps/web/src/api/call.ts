@@ -1,99 +1,26 @@
 /**
  * The typed way to call the API: `call('GET /v1/contacts/{id}', { params: { id } })` resolves to the reply of that
  * route as the shared contract types it, with the inputs checked against the same zod objects the server validates
- * with. Only types come from the contract, so no schema reaches the bundle. `qk` is the one query-key scheme: the
- * contract key, then the inputs, so `qk('GET /v1/contacts/{id}', { params: { id } })` invalidates every query of that
- * contact whatever its query string (TanStack matches keys by prefix and objects by their subset).
+ * with. Only types come from the contract, so no schema reaches the bundle. The query keys built from the same
+ * contract keys are in api/queries.ts (apart, so the sign-in page downloads only this).
  */
 import type { BodyOf, ContractKey, InputOf, QueryOf, Reply } from '@harbor/shared/contract';
-import { partialMatchKey, type Query, type QueryFunctionContext } from '@tanstack/react-query';
-import { type Method, type RequestOptions, request } from './client';
+import { callRoute } from './client';
 
 export type { BodyOf, ContractKey, InputOf, QueryOf, Reply };
 
-interface CallOptions {
+export interface CallOptions {
   signal?: AbortSignal;
   /** Extra request headers (an Idempotency-Key on money writes). */
   headers?: Record<string, string>;
 }
 
-type Loose = { params?: Record<string, string | number>; query?: object; body?: unknown };
-
 /** Inputs are optional when the route needs none (no path parameter, no required query or body). */
 export type CallArgs<K extends ContractKey> =
   Record<string, never> extends InputOf<K> ? [input?: InputOf<K> & CallOptions] : [input: InputOf<K> & CallOptions];
 
-/** The path of a call: `{name}` replaced by its parameter, encoded. */
-export function pathOf(key: ContractKey, params?: Record<string, string | number>): string {
-  const path = key.slice(key.indexOf(' ') + 1);
-  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params?.[name];
-    if (value === undefined || value === '') throw new Error(`Missing path parameter ${name} for ${key}`);
-    return encodeURIComponent(String(value));
-  });
-}
-
-export function call<K extends ContractKey>(key: K, ...[input]: CallArgs<K>): Promise<Reply<K>> {
-  const method = key.slice(0, key.indexOf(' ')) as Method;
-  const { params, query, body, signal, headers } = (input ?? {}) as Loose & CallOptions;
-  return request<Reply<K>>(method, pathOf(key, params), {
-    query: query as RequestOptions['query'],
-    body,
-    signal,
-    headers,
-  });
-}
-
-/** Inputs as they go into a key: parameters as strings (a URL gives "42" where a row gives 42), no empty fields. */
-function keyPart(input: object | undefined): Record<string, unknown> | undefined {
-  if (!input) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(input)) {
-    if (value === undefined || value === null) continue;
-    if (name === 'params') {
-      out.params = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, String(v)]));
-    } else if (name === 'query' || name === 'body') {
-      const fields = Object.entries(value as object).filter(([, v]) => v !== undefined);
-      if (fields.length) out[name] = Object.fromEntries(fields);
-    }
-  }
-  return Object.keys(out).length ? out : undefined;
-}
-
 /**
- * The query key of a call. Give fewer inputs for a prefix: `qk('GET /v1/events')` matches every events query.
- * (The input type is partial on purpose: a prefix names only what it must.)
+ * Calls the route `key` names. The work is `callRoute` in client.ts (so the sign-in page, which has the client
+ * already, downloads no chunk more); this is its typed face.
  */
-export function qk<K extends ContractKey>(key: K, input?: Partial<InputOf<K>>): readonly [K] | readonly [K, object] {
-  const part = keyPart(input as object | undefined);
-  return part ? ([key, part] as const) : ([key] as const);
-}
-
-/**
- * Query options for `useQuery`: the key from `qk` and a fetch through `call` that TanStack can cancel.
- * `useQuery(callQuery('GET /v1/wallets'))`.
- */
-export function callQuery<K extends ContractKey>(key: K, ...[input]: CallArgs<K>) {
-  return {
-    queryKey: qk(key, input as Partial<InputOf<K>> | undefined),
-    queryFn: ({ signal }: QueryFunctionContext) =>
-      call(key, ...([{ ...(input ?? {}), signal }] as unknown as CallArgs<K>)),
-  };
-}
-
-/**
- * Filters for `invalidateQueries` and friends: every query (of any method) whose path is `path` or lies below it,
- * with these inputs. `qkUnder('/v1/contacts/{id}', { params: { id } })` is the contact, its notes, files, policies...
- */
-export function qkUnder(path: `/v1/${string}`, input?: { params?: Record<string, string | number> }) {
-  const part = keyPart(input);
-  return {
-    predicate: (query: Query) => {
-      const [key, inputs] = query.queryKey as [unknown, object?];
-      if (typeof key !== 'string') return false;
-      const own = key.slice(key.indexOf(' ') + 1);
-      if (own !== path && !own.startsWith(`${path}/`)) return false;
-      return !part || (!!inputs && partialMatchKey([inputs], [part]));
-    },
-  };
-}
+export const call = callRoute as <K extends ContractKey>(key: K, ...args: CallArgs<K>) => Promise<Reply<K>>;

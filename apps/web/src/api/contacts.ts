@@ -24,7 +24,8 @@ import type {
   TransferHistoryEntry,
 } from '@harbor/shared';
 import type { QueryClient } from '@tanstack/react-query';
-import { type BodyOf, type ContractKey, call, callQuery, qk, type Reply } from './call';
+import { type BodyOf, type ContractKey, call, type Reply } from './call';
+import { callQuery, qk } from './queries';
 
 type Infer<S> = S extends { _output: infer O } ? O : never;
 

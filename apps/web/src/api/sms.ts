@@ -4,8 +4,9 @@
  */
 import type { ShowConversation, SmsConversation } from '@harbor/shared';
 import type { QueryClient } from '@tanstack/react-query';
-import { call, callQuery, qk, qkUnder, type Reply } from './call';
+import { call, type Reply } from './call';
 import type { Selection } from './contacts-list';
+import { callQuery, qk, qkUnder } from './queries';
 
 type Infer<S> = S extends { _output: infer O } ? O : never;
 export type Conversation = SmsConversation;

@@ -8,8 +8,8 @@ import { MultiSelect, type MultiSelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { qk } from '../api/call';
 import { lookupsApi, type TagT, tagsQuery } from '../api/contacts';
+import { qk } from '../api/queries';
 
 const CREATE = '__create__';
 export type PickedTag = Pick<TagT, 'id' | 'name' | 'color'>;

@@ -7,8 +7,8 @@
 import type { CurrentUser } from '@harbor/shared';
 import { Select, type SelectProps } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { callQuery } from '../api/call';
 import { listOwners } from '../api/people';
+import { callQuery } from '../api/queries';
 import { useCurrentUser } from '../auth/session';
 
 /** GET /v1/admin/users/owners is `users.manage`: admins, BU admins and managers. */

@@ -15,9 +15,9 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { Fragment } from 'react';
 import { useSearchParams } from 'react-router';
-import { callQuery } from '../api/call';
 import { errorMessage } from '../api/client';
 import type { DevMail } from '../api/endpoints';
+import { callQuery } from '../api/queries';
 import { PageHeading } from '../components/PageHeading';
 
 const URL_PATTERN = /(https?:\/\/[^\s<>"')]+)/g;

@@ -4,8 +4,8 @@ import { formatPhone } from '@harbor/shared';
 import { Alert, Loader, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconPhoneIncoming, IconPhoneOutgoing } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { callQuery } from '../api/call';
 import { errorMessage } from '../api/client';
+import { callQuery } from '../api/queries';
 import { mmss } from './store';
 
 export function RecentCalls({ onPick }: { onPick: (number: string) => void }) {

@@ -3,8 +3,8 @@
 import { Alert, Button, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { callQuery } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { callQuery } from '../../api/queries';
 import { dateTimeLabel } from './calendarDates';
 
 const ACTION_LABELS: Record<string, string> = {

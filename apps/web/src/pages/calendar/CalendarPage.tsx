@@ -23,9 +23,9 @@ import { IconChevronLeft, IconChevronRight, IconHistory, IconPlus, IconSearch } 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { callQuery, qkUnder } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import { updateEvent } from '../../api/events';
+import { callQuery, qkUnder } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeading } from '../../components/PageHeading';
 import { mayPickOwners, OwnerSelect } from '../../components/pickers';

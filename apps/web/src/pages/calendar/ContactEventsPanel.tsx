@@ -16,8 +16,8 @@ import {
 import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { callQuery, qkUnder } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { callQuery, qkUnder } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { subjectOf } from '../../layout/nav';
 import { SendSoaModal } from '../soa/SendSoaModal';

@@ -22,9 +22,9 @@ import { notifications } from '@mantine/notifications';
 import { IconAlarmSnooze, IconCalendarEvent, IconCheck } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { callQuery, qkUnder } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import { updateEvent } from '../../api/events';
+import { callQuery, qkUnder } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { atMinutes, dateTimeLabel, timeLabel, todayIn, zoneOf } from './calendarDates';
 

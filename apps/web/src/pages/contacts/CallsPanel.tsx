@@ -6,8 +6,8 @@
 import { type CallItem, formatPhone } from '@harbor/shared';
 import { Alert, Badge, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { callQuery } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { callQuery } from '../../api/queries';
 import { RecordTable } from '../../components/RecordTable';
 
 const length = (s: number | null) =>

@@ -18,9 +18,9 @@ import {
 import { Alert, Badge, Button, Group, Loader, Menu, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { callQuery, qk } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import { consentApi } from '../../api/consent';
+import { callQuery, qk } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { ConsentHistory } from './ConsentHistory';
 import { ConsentModal, PtcModal } from './ConsentModals';

@@ -9,9 +9,9 @@ import { Button, Collapse, Group, MultiSelect, Paper, Pill, Select, SimpleGrid, 
 import { IconFilter } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { callQuery } from '../../api/call';
 import { tagsQuery } from '../../api/contacts';
 import { listOwners } from '../../api/people';
+import { callQuery } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { mayPickOwners } from '../../components/pickers';
 import { TagPicker } from '../../components/TagPicker';

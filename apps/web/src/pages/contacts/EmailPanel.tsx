@@ -21,10 +21,10 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { callQuery, qkUnder } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import type { Contact } from '../../api/contacts';
 import { contactEmailApi } from '../../api/email';
+import { callQuery, qkUnder } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { when } from './format';
 

@@ -2,9 +2,9 @@ import { MAX_FILE_BYTES } from '@harbor/shared';
 import { Alert, Anchor, Group, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { callQuery, qk } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import { contactsApi } from '../../api/contacts';
+import { callQuery, qk } from '../../api/queries';
 import { ConfirmDeleteButton } from '../../components/ConfirmDeleteButton';
 import { bytes, when } from './format';
 

@@ -16,9 +16,9 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { callQuery, qkUnder } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import { contactsApi, type PolicyInput, type SecurityInput } from '../../api/contacts';
+import { callQuery, qkUnder } from '../../api/queries';
 import { ConfirmDeleteButton } from '../../components/ConfirmDeleteButton';
 import { formatDate, label, toCents, usd } from './format';
 

@@ -17,9 +17,9 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { callQuery, qk } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import { type Contact, contactsApi, type DataCapture, type Rx } from '../../api/contacts';
+import { callQuery, qk } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { subjectOf } from '../../layout/nav';
 import { label, when } from './format';

@@ -1,8 +1,8 @@
 import { Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { qk } from '../../api/call';
 import { contactsApi } from '../../api/contacts';
+import { qk } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 import { ContactForm } from './ContactForm';
 

@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { callQuery, qk } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import { contactsApi, type NoteT } from '../../api/contacts';
+import { callQuery, qk } from '../../api/queries';
 import { ConfirmDeleteButton } from '../../components/ConfirmDeleteButton';
 import { when } from './format';
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { callQuery } from '../../api/call';
+import { callQuery } from '../../api/queries';
 
 /** The pickers' data, cached for the session: lookups change rarely and every contact screen needs them. */
 export function useLookups() {

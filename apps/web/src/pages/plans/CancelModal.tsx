@@ -8,8 +8,8 @@ import { Alert, Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { qkUnder } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { qkUnder } from '../../api/queries';
 import { newIdempotencyKey, plansAdminApi, plansApi } from '../../api/usage-plans';
 import { day, formatUsd } from './format';
 

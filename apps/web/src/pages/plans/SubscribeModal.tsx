@@ -9,8 +9,8 @@ import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Stack, Text
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { qkUnder } from '../../api/call';
 import { ApiError, errorMessage } from '../../api/client';
+import { qkUnder } from '../../api/queries';
 import { newIdempotencyKey, plansApi } from '../../api/usage-plans';
 import { useCurrentUser } from '../../auth/session';
 import { subjectOf } from '../../layout/nav';

@@ -19,8 +19,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { callQuery, qkUnder } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { callQuery, qkUnder } from '../../api/queries';
 import { devPhoneApi } from '../../api/sms';
 import { PageHeading } from '../../components/PageHeading';
 

@@ -7,8 +7,8 @@ import { formatPhone, formatUsd, USAGE_PRICES } from '@harbor/shared';
 import { Alert, Badge, Button, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { callQuery, qk } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { callQuery, qk } from '../../api/queries';
 import { smsApi, textingQueries } from '../../api/sms';
 
 const REG = {

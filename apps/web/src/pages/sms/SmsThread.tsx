@@ -30,8 +30,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { qk } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { qk } from '../../api/queries';
 import { invalidateTexting, smsApi, type Thread, textingQueries } from '../../api/sms';
 
 const BAD = new Set(['failed', 'undelivered']);

@@ -7,8 +7,8 @@ import { formatUsd, parseUsd, WALLET_LIMITS, type WalletState } from '@harbor/sh
 import { Alert, Button, Group, MultiSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { callQuery, qkUnder } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { callQuery, qkUnder } from '../../api/queries';
 import { allocate, newIdempotencyKey, reclaim } from '../../api/wallet';
 
 export function Allocation({ wallet }: { wallet: WalletState }) {

@@ -4,8 +4,8 @@ import { cardBrandLabel, formatUsd, maskedCard, parseUsd, WALLET_LIMITS, type Wa
 import { Alert, Button, Group, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { qk } from '../../api/call';
 import { ApiError, errorMessage } from '../../api/client';
+import { qk } from '../../api/queries';
 import { newIdempotencyKey, updateSettings } from '../../api/wallet';
 
 const dollars = (cents: number) => (cents / 100).toFixed(2);

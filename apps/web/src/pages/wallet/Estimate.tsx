@@ -4,8 +4,8 @@ import { type CostEstimate, formatUsd, USAGE_PRICES, USAGE_TYPES, type UsageType
 import { Alert, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { callQuery } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { callQuery } from '../../api/queries';
 import { estimateCost } from '../../api/wallet';
 
 export function Estimate() {

@@ -8,8 +8,8 @@ import { cardBrandLabel, formatUsd, maskedCard } from '@harbor/shared';
 import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { callQuery } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { callQuery } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 
 const STATUS = {

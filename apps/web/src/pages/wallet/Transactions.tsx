@@ -11,8 +11,8 @@ import {
 import { Alert, Anchor, Badge, Group, NativeSelect, Pagination, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { callQuery } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { callQuery } from '../../api/queries';
 
 const POSITIVE = 'light-dark(var(--mantine-color-teal-9), var(--mantine-color-teal-4))';
 

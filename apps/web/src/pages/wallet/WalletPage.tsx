@@ -15,8 +15,8 @@ import {
 import { Alert, Center, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
-import { callQuery } from '../../api/call';
 import { errorMessage } from '../../api/client';
+import { callQuery } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 import { Allocation } from './Allocation';
 import { AutoRefill } from './AutoRefill';

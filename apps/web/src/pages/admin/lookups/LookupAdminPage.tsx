@@ -7,9 +7,9 @@ import { STATUS_COLORS } from '@harbor/shared';
 import { Alert, Button, Group, NativeSelect, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
-import { qk } from '../../../api/call';
 import { errorMessage } from '../../../api/client';
 import { type AdminLookupPath, adminLookupsApi, invalidateLookups } from '../../../api/contacts';
+import { qk } from '../../../api/queries';
 import { ConfirmDeleteButton } from '../../../components/ConfirmDeleteButton';
 import { PageHeading } from '../../../components/PageHeading';
 

@@ -3,9 +3,9 @@
 import { Alert, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { callQuery, qk } from '../../../api/call';
 import { errorMessage } from '../../../api/client';
 import { type AgentflowTree, adminLookupsApi, invalidateLookups } from '../../../api/contacts';
+import { callQuery, qk } from '../../../api/queries';
 import { colorOptions, LookupAdminPage } from './LookupAdminPage';
 
 export const StatusesAdminPage = () => (
