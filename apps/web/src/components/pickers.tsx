@@ -7,7 +7,6 @@
 import type { CurrentUser } from '@harbor/shared';
 import { Select, type SelectProps } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { listOwners } from '../api/people';
 import { callQuery } from '../api/queries';
 import { useCurrentUser } from '../auth/session';
 
@@ -33,7 +32,7 @@ export function OwnerSelect({
   ...rest
 }: PickerProps & { current?: { id: number; name: string } | null }) {
   const favorites = new Set(useCurrentUser().favorite_users);
-  const owners = useQuery({ queryKey: ['admin', 'owners'], queryFn: ({ signal }) => listOwners(signal) });
+  const owners = useQuery(callQuery('GET /v1/admin/users/owners'));
   // Favorite users first (a stable sort keeps the server's name order within each part).
   const data = [...(owners.data?.data ?? [])]
     .sort((a, b) => Number(favorites.has(b.id)) - Number(favorites.has(a.id)))
