@@ -18,8 +18,6 @@ export const listContacts = (scope: ContactsScopeInput, signal?: AbortSignal) =>
 /** How many contacts a scope matches: exact, or an estimate within `margin` (exact: false). */
 export const countContacts = (scope: ContactsScopeInput, signal?: AbortSignal) =>
   call('PATCH /v1/contacts/count', { body: scope, signal });
-export const countSelection = (sel: Selection) =>
-  call('POST /v1/contacts/selected_items', { body: { ...sel, limit: 0 } });
 export const destroyAll = (sel: Selection) => call('DELETE /v1/contacts/destroy_all', { body: sel });
 export const restoreAll = (sel: Selection) => call('PUT /v1/contacts/restore', { body: sel });
 export const updateGroup = (sel: Selection, group_id: number | null) =>
@@ -61,26 +59,9 @@ export async function exportContacts(
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-// Pickers (lists owned by other areas; an area not deployed yet just gives an empty list).
-const orEmpty = async <T>(p: Promise<{ data: T[] }>): Promise<T[]> => {
-  try {
-    return (await p).data;
-  } catch {
-    return [];
-  }
-};
-export const listPools = () => orEmpty(call('GET /v1/pools'));
-export const listGroups = () => orEmpty(call('GET /v1/groups'));
-export const listOwners = () => orEmpty(call('GET /v1/admin/users/owners'));
-
-export const listQuickFilters = () => call('GET /v1/users/quick_filters');
 export const saveQuickFilter = (name: string, data: Record<string, unknown>) =>
   call('POST /v1/users/quick_filters', { body: { name, data } });
 export const deleteQuickFilter = (id: number) => call('DELETE /v1/users/quick_filters/{id}', { params: { id } });
 
-export const listTransferAttempts = (page: number) => call('GET /v1/contacts/transfer_attempts', { query: { page } });
-export const getTransferAttempt = (id: number) => call('GET /v1/contacts/transfer_attempts/{id}', { params: { id } });
-export const getTransferLogs = (id: number, page: number) =>
-  call('GET /v1/contacts/transfer_attempts/{id}/logs', { params: { id }, query: { page } });
 export const revertTransfer = (id: number) =>
   call('POST /v1/contacts/transfer_attempts/{id}', { params: { id }, body: { revert: true } });

@@ -10,7 +10,6 @@ import { IconFilter } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { tagsQuery } from '../../api/contacts';
-import { listOwners } from '../../api/people';
 import { callQuery } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { mayPickOwners } from '../../components/pickers';
@@ -76,8 +75,7 @@ const dateLabel = (iso: string) =>
 function useNames(list: ContactsList) {
   const lookups = useLookups();
   const owners = useQuery({
-    queryKey: ['admin', 'owners'],
-    queryFn: ({ signal }) => listOwners(signal),
+    ...callQuery('GET /v1/admin/users/owners'),
     enabled: mayPickOwners(useCurrentUser()),
   });
   const tagIds = list.state.filters.tag_ids ?? [];

@@ -19,11 +19,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
-import {
-  updateDashboard,
-  updateProfile,
-  updateWebpage,
-} from '../../api/people';
+import { updateDashboard, updateProfile, updateWebpage } from '../../api/people';
 import { callQuery } from '../../api/queries';
 import { useCurrentUser, useUserMutation } from '../../auth/session';
 

@@ -5,7 +5,7 @@ import { Alert, Button, Group, Modal, Radio, Select, Stack, Text } from '@mantin
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/client';
-import { deleteUser, } from '../../../api/people';
+import { deleteUser } from '../../../api/people';
 import { callQuery, qkUnder } from '../../../api/queries';
 
 export function DeleteUserModal({ user, onClose }: { user: AdminUser | null; onClose: () => void }) {
