@@ -13,8 +13,6 @@ export interface NamedOption {
   name: string;
 }
 
-export const listContacts = (scope: ContactsScopeInput, signal?: AbortSignal) =>
-  call('PATCH /v1/contacts', { body: scope, signal });
 /** How many contacts a scope matches: exact, or an estimate within `margin` (exact: false). */
 export const countContacts = (scope: ContactsScopeInput, signal?: AbortSignal) =>
   call('PATCH /v1/contacts/count', { body: scope, signal });

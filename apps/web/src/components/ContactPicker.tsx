@@ -7,7 +7,6 @@ import { Select, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { listContacts } from '../api/contacts-list';
 import { callQuery } from '../api/queries';
 
 export interface PickedContact {

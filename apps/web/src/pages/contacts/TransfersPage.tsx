@@ -22,7 +22,7 @@ import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { revertTransfer } from '../../api/contacts-list';
-import { callQuery, qkUnder } from '../../api/queries';
+import { callQuery, qk, qkUnder } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 import { onTransferUpdate } from '../../live/transfers';
 
@@ -185,7 +185,8 @@ export function TransfersPage() {
   useEffect(
     () =>
       onTransferUpdate((m) => {
-        void qc.invalidateQueries(qkUnder('/v1/contacts/transfer_attempts'));
+        void qc.invalidateQueries(qkUnder('/v1/contacts/transfer_attempts/{id}', { params: { id: m.id } }));
+        void qc.invalidateQueries({ queryKey: qk('GET /v1/contacts/transfer_attempts') });
       }),
     [qc],
   );
