@@ -7,7 +7,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { qkUnder } from '../../api/queries';
-import { newIdempotencyKey, plansApi } from '../../api/usage-plans';
+import { invalidatePlans, newIdempotencyKey, plansApi } from '../../api/usage-plans';
 import { useCurrentUser } from '../../auth/session';
 import { type CardErrors, CardFields, cardId, checkCard, emptyCard } from './CardFields';
 import { day } from './format';
@@ -57,7 +57,7 @@ export function BuyLicencesModal({
     },
     onSuccess: (res) => {
       key.current = null;
-      void qc.invalidateQueries({ queryKey: ['plans', product] });
+      void invalidatePlans(qc, product);
       void qc.invalidateQueries(qkUnder('/v1/wallets'));
       notifications.show({
         color: 'green',

@@ -10,7 +10,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { qkUnder } from '../../api/queries';
-import { newIdempotencyKey, plansAdminApi, plansApi } from '../../api/usage-plans';
+import {
+  invalidatePlans,
+  invalidatePlansAdmin,
+  newIdempotencyKey,
+  plansAdminApi,
+  plansApi,
+} from '../../api/usage-plans';
 import { day, formatUsd } from './format';
 
 /** What an immediate cancellation would credit now (the server computes the same at the moment it cancels). */
@@ -48,8 +54,8 @@ export function CancelModal({
     },
     onSuccess: (res) => {
       key.current = null;
-      void qc.invalidateQueries({ queryKey: ['plans', product] });
-      void qc.invalidateQueries({ queryKey: ['admin-plans', product] });
+      void invalidatePlans(qc, product);
+      void invalidatePlansAdmin(qc, product);
       void qc.invalidateQueries(qkUnder('/v1/wallets'));
       notifications.show({
         color: 'green',

@@ -11,7 +11,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
 import { qkUnder } from '../../api/queries';
-import { newIdempotencyKey, plansApi } from '../../api/usage-plans';
+import { invalidatePlans, newIdempotencyKey, plansApi } from '../../api/usage-plans';
 import { useCurrentUser } from '../../auth/session';
 import { subjectOf } from '../../layout/nav';
 import { type CardErrors, CardFields, cardId, checkCard, emptyCard } from './CardFields';
@@ -70,7 +70,7 @@ function SubscribeForm({ product, plan, onDone }: { product: PlanProduct; plan: 
     },
     onSuccess: (res) => {
       key.current = null;
-      void qc.invalidateQueries({ queryKey: ['plans', product] });
+      void invalidatePlans(qc, product);
       void qc.invalidateQueries(qkUnder('/v1/wallets'));
       notifications.show({
         color: 'green',
