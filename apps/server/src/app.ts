@@ -12,11 +12,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { modules } from './modules/index.js';
 import type { Deps } from './platform/deps.js';
 import { installBodyLimits, JSON_BODY_LIMIT } from './platform/http/body-limit.js';
 import { installErrorHandler } from './platform/http/errors.js';
+import { openApiTransform } from './platform/http/multipart-docs.js';
 import { installPipeline } from './platform/http/pipeline.js';
 import { installSecurityHeaders } from './platform/http/security-headers.js';
 import { registerCable } from './platform/live/cable.js';
@@ -67,7 +68,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
         securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'harbor_session' } },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(async (docs) => {
     // The docs UI is a plugin's set of static routes: public by declaration, like every other route, and not limited

@@ -1,31 +1,12 @@
-import type { SsoCheckReply, SsoConnectionBody, SsoConnectionReply } from '@harbor/shared';
-import { api } from './client';
+import type { SsoConnectionBody } from '@harbor/shared';
+import { call, type QueryOf, type Reply } from './call';
 
-export interface AuditEvent {
-  id: number;
-  event: string;
-  user_id: number | null;
-  user_email: string | null;
-  actor_id: number | null;
-  ip: string | null;
-  data: Record<string, unknown>;
-  created_at: string;
-}
+export type AuditEvent = Reply<'GET /v1/admin/audit_events'>['data'][number];
 
-export function listAuditEvents(q: { event?: string; before_id?: number }, signal?: AbortSignal) {
-  const params = new URLSearchParams();
-  if (q.event) params.set('event', q.event);
-  if (q.before_id) params.set('before_id', String(q.before_id));
-  const qs = params.toString();
-  return api.get<{ data: AuditEvent[]; meta: { next_before_id: number | null } }>(
-    `/v1/admin/audit_events${qs ? `?${qs}` : ''}`,
-    { signal },
-  );
-}
+export const listAuditEvents = (q: QueryOf<'GET /v1/admin/audit_events'>, signal?: AbortSignal) =>
+  call('GET /v1/admin/audit_events', { query: q, signal });
 
-export const getSsoConnection = (signal?: AbortSignal) =>
-  api.get<SsoConnectionReply>('/v1/admin/sso_connection', { signal });
-export const saveSsoConnection = (body: SsoConnectionBody) =>
-  api.put<SsoConnectionReply>('/v1/admin/sso_connection', body);
-export const removeSsoConnection = () => api.delete<undefined>('/v1/admin/sso_connection');
-export const checkSsoConnection = () => api.post<SsoCheckReply>('/v1/admin/sso_connection/check', {});
+export const getSsoConnection = (signal?: AbortSignal) => call('GET /v1/admin/sso_connection', { signal });
+export const saveSsoConnection = (body: SsoConnectionBody) => call('PUT /v1/admin/sso_connection', { body });
+export const removeSsoConnection = () => call('DELETE /v1/admin/sso_connection');
+export const checkSsoConnection = () => call('POST /v1/admin/sso_connection/check');

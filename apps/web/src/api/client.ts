@@ -228,6 +228,19 @@ export async function request<T>(method: Method, path: string, options: RequestO
   throw new ApiError(response.status, errorBody, response);
 }
 
+/**
+ * A call by contract key ("GET /v1/contacts/{id}"), each `{name}` of the path replaced by its parameter; typed by
+ * api/call.ts, which is what pages use. Kept here, small: the sign-in page downloads it.
+ */
+export function callRoute(
+  key: string,
+  input: RequestOptions & { params?: Record<string, string | number> } = {},
+): Promise<never> {
+  const [method, path] = key.split(' ');
+  const url = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(input.params?.[name] ?? ''));
+  return request(method as Method, url, input);
+}
+
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'body'>) => request<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),

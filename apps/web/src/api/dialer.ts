@@ -1,20 +1,17 @@
-/** The dialer routes (shapes from @harbor/shared; server: modules/dialer). */
-import type { CallFiles, CallItem, CallLogs, DeviceToken, StartCallReply } from '@harbor/shared';
-import { api } from './client';
+import { call } from './call';
 
 export const dialerApi = {
-  token: () => api.get<DeviceToken>('/v1/dialer/fetch_device_token'),
+  token: () => call('GET /v1/dialer/fetch_device_token'),
   start: (to: string, contactNumber?: number) =>
-    api.post<StartCallReply>('/v1/dialer/calls', contactNumber ? { to, contact_number: contactNumber } : { to }),
-  history: () => api.post<{ call_history: CallItem[] }>('/v1/dialer/fetch_historical_calls', {}),
-  active: () => api.post<{ call_list: CallItem[] }>('/v1/dialer/fetch_active_calls', {}),
-  logs: (filter: Record<string, unknown>) => api.post<CallLogs>('/v1/dialer/fetch_call_logs', filter),
+    call('POST /v1/dialer/calls', { body: contactNumber ? { to, contact_number: contactNumber } : { to } }),
+  history: () => call('POST /v1/dialer/fetch_historical_calls', { body: {} }),
+  active: () => call('POST /v1/dialer/fetch_active_calls', { body: {} }),
+  logs: (filter: Record<string, unknown>) => call('POST /v1/dialer/fetch_call_logs', { body: filter }),
   recording: (callId: number, on: boolean) =>
-    api.post<{ call: CallItem }>(`/v1/dialer/${on ? 'device_resume_call_recording' : 'device_stop_call_recording'}`, {
-      call_id: callId,
+    call(on ? 'POST /v1/dialer/device_resume_call_recording' : 'POST /v1/dialer/device_stop_call_recording', {
+      body: { call_id: callId },
     }),
-  disclaimer: (callId: number) =>
-    api.post<{ call: CallItem }>('/v1/dialer/device_start_disclaimer_prompt', { call_id: callId }),
+  disclaimer: (callId: number) => call('POST /v1/dialer/device_start_disclaimer_prompt', { body: { call_id: callId } }),
   callFiles: (contactNumber: number, signal?: AbortSignal) =>
-    api.get<CallFiles>(`/v1/contacts/${contactNumber}/call_files`, { signal }),
+    call('GET /v1/contacts/{id}/call_files', { params: { id: contactNumber }, signal }),
 };

@@ -3,23 +3,13 @@
  * broadcasts). Sends carry an Idempotency-Key kept per dialog, so a second click never sends twice.
  */
 import type {
-  AgentEmailList,
-  Broadcast,
-  BroadcastPreview,
   CampaignTrigger,
-  CampaignTriggerList,
   EmailBulkUpdateBody,
-  EmailHistory,
-  EmailLog,
-  EmailMessage,
-  EmailPreview,
   EmailTemplate,
   EmailTemplateBody,
-  EmailTemplateList,
-  UnsubscribeInfo,
   UsableTriggerList,
 } from '@harbor/shared';
-import { api } from './client';
+import { call } from './call';
 import type { Selection } from './contacts-list';
 
 type Infer<S> = S extends { _output: infer O } ? O : never;
@@ -33,59 +23,60 @@ export type UsableTrigger = Infer<typeof UsableTriggerList>['data'][number];
 
 export const emailAdminApi = {
   list: (q: { q?: string; page?: number } = {}, signal?: AbortSignal) =>
-    api.get<Infer<typeof EmailTemplateList>>('/v1/admin/emails', {
-      signal,
-      query: { q: q.q || undefined, page: String(q.page ?? 1), limit: '50' },
-    }),
-  get: (id: number, signal?: AbortSignal) => api.get<Template>(`/v1/admin/emails/${id}`, { signal }),
-  create: (body: TemplateInput) => api.post<Template>('/v1/admin/emails', body),
-  update: (id: number, body: Partial<TemplateInput>) => api.patch<Template>(`/v1/admin/emails/${id}`, body),
-  remove: (id: number) => api.delete<void>(`/v1/admin/emails/${id}`),
-  bulk: (body: In<typeof EmailBulkUpdateBody>) => api.post<{ updated: number }>('/v1/admin/emails/bulk_update', body),
+    call('GET /v1/admin/emails', { signal, query: { q: q.q || undefined, page: q.page ?? 1, limit: 50 } }),
+  get: (id: number, signal?: AbortSignal) => call('GET /v1/admin/emails/{id}', { params: { id }, signal }),
+  create: (body: TemplateInput) => call('POST /v1/admin/emails', { body }),
+  update: (id: number, body: Partial<TemplateInput>) => call('PATCH /v1/admin/emails/{id}', { params: { id }, body }),
+  remove: (id: number) => call('DELETE /v1/admin/emails/{id}', { params: { id } }),
+  bulk: (body: In<typeof EmailBulkUpdateBody>) => call('POST /v1/admin/emails/bulk_update', { body }),
   preview: (body: { subject: string; body_html: string; contact_id?: number }) =>
-    api.post<Infer<typeof EmailPreview>>('/v1/contacts/email_preview', body),
+    call('POST /v1/contacts/email_preview', { body }),
 };
 
 export const triggersAdminApi = {
-  list: (signal?: AbortSignal) =>
-    api.get<Infer<typeof CampaignTriggerList>>('/v1/admin/campaign_triggers', { signal, query: { limit: '100' } }),
-  create: (form: FormData) => api.post<Trigger>('/v1/admin/campaign_triggers', form),
-  update: (id: number, form: FormData) => api.patch<Trigger>(`/v1/admin/campaign_triggers/${id}`, form),
-  remove: (id: number) => api.delete<void>(`/v1/admin/campaign_triggers/${id}`),
+  list: (signal?: AbortSignal) => call('GET /v1/admin/campaign_triggers', { signal, query: { limit: 100 } }),
+  create: (form: FormData) => call('POST /v1/admin/campaign_triggers', { body: form }),
+  update: (id: number, form: FormData) =>
+    call('PATCH /v1/admin/campaign_triggers/{id}', { params: { id }, body: form }),
+  remove: (id: number) => call('DELETE /v1/admin/campaign_triggers/{id}', { params: { id } }),
 };
 
 export const sendApi = {
-  templates: (signal?: AbortSignal) => api.get<Infer<typeof AgentEmailList>>('/v1/contacts/emails', { signal }),
+  templates: (signal?: AbortSignal) => call('GET /v1/contacts/emails', { signal }),
   triggers: (showOn: 'bulk' | 'event' | 'conversation', signal?: AbortSignal) =>
-    api.get<Infer<typeof UsableTriggerList>>('/v1/contacts/email_campaign_triggers', {
-      signal,
-      query: { show_on: showOn },
-    }),
-  preview: (sel: Selection) => api.post<BroadcastPreview>('/v1/broadcasts/preview', { ...sel, channel: 'email' }),
+    call('GET /v1/contacts/email_campaign_triggers', { signal, query: { show_on: showOn } }),
+  preview: (sel: Selection) => call('POST /v1/broadcasts/preview', { body: { ...sel, channel: 'email' } }),
   broadcast: (
     sel: Selection,
     body: { email_id?: number; email_campaign_trigger_id?: number; send_at?: string },
     key: string,
   ) =>
-    api.post<Broadcast>('/v1/contacts/send_broadcast_email', { ...sel, ...body, send_now: !body.send_at }, idem(key)),
-  test: (body: { email_id?: number; ids?: number[] }) =>
-    api.post<{ sent_to: string; subject: string }>('/v1/contacts/send_test_email', body),
-  broadcastStatus: (id: number, signal?: AbortSignal) => api.get<Broadcast>(`/v1/broadcasts/${id}`, { signal }),
-  cancel: (id: number) => api.post<Broadcast>(`/v1/broadcasts/${id}/cancel`),
+    call('POST /v1/contacts/send_broadcast_email', {
+      body: { ...sel, ...body, send_now: !body.send_at },
+      ...idem(key),
+    }),
+  test: (body: { email_id?: number; ids?: number[] }) => call('POST /v1/contacts/send_test_email', { body }),
+  broadcastStatus: (id: number, signal?: AbortSignal) => call('GET /v1/broadcasts/{id}', { params: { id }, signal }),
+  cancel: (id: number) => call('POST /v1/broadcasts/{id}/cancel', { params: { id } }),
 };
 
-const c = (n: number) => `/v1/contacts/${n}`;
 export const contactEmailApi = {
   send: (n: number, body: { subject: string; email_body: string }, key: string) =>
-    api.post<EmailMessage>(`${c(n)}/send_email`, body, idem(key)),
-  history: (n: number, page = 1) => api.post<Infer<typeof EmailHistory>>(`${c(n)}/email_history`, { page, limit: 10 }),
+    call('POST /v1/contacts/{id}/send_email', { params: { id: n }, body, ...idem(key) }),
+  history: (n: number, page = 1) =>
+    call('POST /v1/contacts/{id}/email_history', { params: { id: n }, body: { page, limit: 10 } }),
   logs: (n: number, limit: number, signal?: AbortSignal) =>
-    api.get<Infer<typeof EmailLog>>(`${c(n)}/email_logs`, { signal, query: { limit: String(limit) } }),
+    call('GET /v1/contacts/{id}/email_logs', { params: { id: n }, signal, query: { limit } }),
 };
 
 export const unsubscribeApi = {
-  info: (token: string, signal?: AbortSignal) =>
-    api.get<Infer<typeof UnsubscribeInfo>>(`/v1/unsubscribe/${token}`, { signal }),
+  info: (token: string, signal?: AbortSignal) => call('GET /v1/unsubscribe/{token}', { params: { token }, signal }),
   choose: (token: string, scope: 'agent' | 'all') =>
-    api.post<{ unsubscribed: true; scope: string }>(`/v1/unsubscribe/${token}`, { scope }),
+    // The route reads its body itself (RFC 8058 one-click posts a form), so the contract names no body.
+    (
+      call as (
+        key: 'POST /v1/unsubscribe/{token}',
+        input: object,
+      ) => ReturnType<typeof call<'POST /v1/unsubscribe/{token}'>>
+    )('POST /v1/unsubscribe/{token}', { params: { token }, body: { scope } }),
 };

@@ -11,7 +11,8 @@ import type {
   UndoPreview,
   WorkersStatus,
 } from '@harbor/shared';
-import { ApiError, api, readCookie } from './client';
+import { call, type QueryOf } from './call';
+import { ApiError, readCookie } from './client';
 
 type Infer<S> = S extends { _output: infer O } ? O : never;
 export type Attempt = Infer<typeof ImportAttempt>;
@@ -47,10 +48,10 @@ export function importFormData(file: File, form: Partial<ImportOptionsForm>, ext
 }
 
 export const validateImport = (file: File, form: Partial<ImportOptionsForm>) =>
-  api.post<Preview>('/v1/contacts/validate_import', importFormData(file, form));
+  call('POST /v1/contacts/validate_import', { body: importFormData(file, form) });
 
 export const startImport = (file: File, form: Partial<ImportOptionsForm>) =>
-  api.post<Attempt>('/v1/contacts/import', importFormData(file, form));
+  call('POST /v1/contacts/import', { body: importFormData(file, form) });
 
 /** The invalid rows as the server writes them (CSV); fetched directly since the API client reads JSON. */
 export async function invalidRowsCsv(file: File, form: Partial<ImportOptionsForm>): Promise<Blob> {
@@ -67,31 +68,33 @@ export async function invalidRowsCsv(file: File, form: Partial<ImportOptionsForm
   return res.blob();
 }
 
-export function listAttempts(
-  q: { page: number; limit: number; tab: string; filter_by?: string; filter_value?: string },
-  signal?: AbortSignal,
-) {
-  return api.get<AttemptList>('/v1/contacts/import_attempts', { query: q, signal });
+export function listAttempts(q: QueryOf<'GET /v1/contacts/import_attempts'>, signal?: AbortSignal) {
+  return call('GET /v1/contacts/import_attempts', { query: q, signal });
 }
 
 export const deleteAttempt = (id: number, removeContacts: boolean) =>
-  api.delete<{ deleted: true; contacts_removed: number }>(`/v1/contacts/delete_import_attempts/${id}`, {
+  call('DELETE /v1/contacts/delete_import_attempts/{id}', {
+    params: { id },
     query: { remove_contacts: removeContacts },
   });
-export const retryAttempt = (id: number) => api.post<Attempt>(`/v1/contacts/retry_failed_import_attempts/${id}`);
+export const retryAttempt = (id: number) =>
+  call('POST /v1/contacts/retry_failed_import_attempts/{id}', { params: { id } });
 export const getAttempt = (id: number, signal?: AbortSignal) =>
-  api.get<AttemptDetail>(`/v1/contacts/import_attempts/${id}`, { signal });
-export const attemptRows = (id: number, q: { kind: string; page: number; limit: number }, signal?: AbortSignal) =>
-  api.get<RowList>(`/v1/contacts/import_attempts/${id}/rows`, { query: q, signal });
+  call('GET /v1/contacts/import_attempts/{id}', { params: { id }, signal });
+export const attemptRows = (
+  id: number,
+  q: QueryOf<'GET /v1/contacts/import_attempts/{id}/rows'>,
+  signal?: AbortSignal,
+) => call('GET /v1/contacts/import_attempts/{id}/rows', { params: { id }, query: q, signal });
 /** Where the rows that were not imported download (a plain link: the browser saves the CSV). */
 export const notImportedCsvUrl = (id: number) =>
   `${import.meta.env.VITE_API_URL ?? ''}/v1/contacts/import_attempts/${id}/not_imported.csv`;
 export const previewUndo = (id: number, signal?: AbortSignal) =>
-  api.get<UndoPlan>(`/v1/contacts/import_attempts/${id}/undo`, { signal });
-export const undoAttempt = (id: number) => api.post<Attempt>(`/v1/contacts/import_attempts/${id}/undo`, {});
-export const workersStatus = (signal?: AbortSignal) => api.get<Workers>('/v1/contacts/workers_status', { signal });
+  call('GET /v1/contacts/import_attempts/{id}/undo', { params: { id }, signal });
+export const undoAttempt = (id: number) => call('POST /v1/contacts/import_attempts/{id}/undo', { params: { id } });
+export const workersStatus = (signal?: AbortSignal) => call('GET /v1/contacts/workers_status', { signal });
 
-export const listSettings = (signal?: AbortSignal) => api.get<{ data: Setting[] }>('/v1/import_settings', { signal });
+export const listSettings = (signal?: AbortSignal) => call('GET /v1/import_settings', { signal });
 export const saveSetting = (name: string, data: Record<string, unknown>) =>
-  api.post<Setting>('/v1/import_settings', { name, data });
-export const deleteSetting = (id: number) => api.delete<void>(`/v1/import_settings/${id}`);
+  call('POST /v1/import_settings', { body: { name, data } });
+export const deleteSetting = (id: number) => call('DELETE /v1/import_settings/{id}', { params: { id } });

@@ -6,40 +6,36 @@
 import type {
   AdminCancelBodyInput,
   AdminSubscriptionBodyInput,
-  AdminSubscriptionListQueryInput,
-  AdminUsage,
-  AdminUsageQueryInput,
   CancelBodyInput,
-  CancelReply,
-  Licence,
-  LicenceList,
-  LicenceListQueryInput,
   LicenceOrderBody,
   LicenceUpdateBody,
   MaybeSubscription,
-  Order,
-  OrderList,
-  OrderListQueryInput,
-  OrderWrite,
-  Plan,
   PlanBodyInput,
-  PlanList,
-  PlanListQueryInput,
   PlanProduct,
   Subscription,
   SubscriptionCreateBodyInput,
-  SubscriptionList,
-  SubscriptionListQueryInput,
-  SubscriptionWrite,
-  UsageSummary,
 } from '@harbor/shared';
-import { api } from './client';
+import type { QueryClient } from '@tanstack/react-query';
+import { call, type QueryOf } from './call';
+import type { Method } from './client';
+import { qkUnder } from './queries';
 
 type Signal = AbortSignal | undefined;
-type Query = Record<string, string | number | boolean | undefined>;
 const idem = (key: string) => ({ headers: { 'Idempotency-Key': key } });
-const user = (p: PlanProduct) => `/v1/${p}/${p}_`;
-const admin = (p: PlanProduct) => `/v1/admin/${p}`;
+/**
+ * Both products register the same routes from the same code and shared schemas (usage-plans/routes.ts), so a
+ * product's key is typed as the texting one; the contract check compares each product's routes on its own.
+ */
+export const planKey = <M extends Method, R extends string>(m: M, p: PlanProduct, rest: R) =>
+  `${m} /v1/${p}/${p}_${rest}` as `${M} /v1/sms/sms_${R}`;
+export const planAdminKey = <M extends Method, R extends string>(m: M, p: PlanProduct, rest: R) =>
+  `${m} /v1/admin/${p}/${rest.replace('{p}', p)}` as `${M} /v1/admin/sms/${R extends `{p}${infer T}` ? `sms${T}` : R}`;
+
+/** After a purchase, a cancellation or an admin change: every query of the product's own routes. */
+export const invalidatePlans = (qc: QueryClient, p: PlanProduct) => qc.invalidateQueries(qkUnder(`/v1/${p}`));
+/** The admin's queries of the product. */
+export const invalidatePlansAdmin = (qc: QueryClient, p: PlanProduct) =>
+  qc.invalidateQueries(qkUnder(`/v1/admin/${p}`));
 
 export const newIdempotencyKey = () => crypto.randomUUID();
 
@@ -47,63 +43,64 @@ export const newIdempotencyKey = () => crypto.randomUUID();
 export const isSubscription = (d: MaybeSubscription['data']): d is Subscription => 'id' in d;
 
 export const plansApi = {
-  plans: (p: PlanProduct, q: PlanListQueryInput = {}, signal?: Signal) =>
-    api.get<PlanList>(`${user(p)}plans`, { query: q as Query, signal }),
-  enterprisePlans: (p: PlanProduct, q: PlanListQueryInput = {}, signal?: Signal) =>
-    api.get<PlanList>(`${user(p)}plans/enterprise`, { query: q as Query, signal }),
+  plans: (p: PlanProduct, q: QueryOf<'GET /v1/sms/sms_plans'> = {}, signal?: Signal) =>
+    call(planKey('GET', p, 'plans'), { query: q, signal }),
+  enterprisePlans: (p: PlanProduct, q: QueryOf<'GET /v1/sms/sms_plans/enterprise'> = {}, signal?: Signal) =>
+    call(planKey('GET', p, 'plans/enterprise'), { query: q, signal }),
 
-  subscriptions: (p: PlanProduct, q: SubscriptionListQueryInput, signal?: Signal) =>
-    api.get<SubscriptionList>(`${user(p)}subscriptions`, { query: q as Query, signal }),
+  subscriptions: (p: PlanProduct, q: QueryOf<'GET /v1/sms/sms_subscriptions'>, signal?: Signal) =>
+    call(planKey('GET', p, 'subscriptions'), { query: q, signal }),
   subscription: (p: PlanProduct, id: number, signal?: Signal) =>
-    api.get<Subscription>(`${user(p)}subscriptions/${id}`, { signal }),
+    call(planKey('GET', p, 'subscriptions/{id}'), { params: { id }, signal }),
   pendingCompany: (p: PlanProduct, signal?: Signal) =>
-    api.get<MaybeSubscription>(`${user(p)}subscriptions/pending_company_subscription`, { signal }),
+    call(planKey('GET', p, 'subscriptions/pending_company_subscription'), { signal }),
   subscribe: (p: PlanProduct, body: SubscriptionCreateBodyInput, key: string) =>
-    api.post<SubscriptionWrite>(`${user(p)}subscriptions`, body, idem(key)),
+    call(planKey('POST', p, 'subscriptions'), { body, ...idem(key) }),
   setAutoRenew: (p: PlanProduct, id: number, autoRenew: boolean) =>
-    api.patch<Subscription>(`${user(p)}subscriptions/${id}`, { auto_renew: autoRenew }),
+    call(planKey('PATCH', p, 'subscriptions/{id}'), { params: { id }, body: { auto_renew: autoRenew } }),
   cancel: (p: PlanProduct, id: number, body: CancelBodyInput, key: string) =>
-    api.post<CancelReply>(`${user(p)}subscriptions/${id}/cancel`, body, idem(key)),
+    call(planKey('POST', p, 'subscriptions/{id}/cancel'), { params: { id }, body, ...idem(key) }),
   active: (p: PlanProduct, type: 'company' | 'personal', signal?: Signal) =>
-    api.get<MaybeSubscription>(`${user(p)}subscriptions_active`, { query: { type }, signal }),
-  usage: (p: PlanProduct, signal?: Signal) => api.get<UsageSummary>(`${user(p)}subscriptions_usage`, { signal }),
+    call(planKey('GET', p, 'subscriptions_active'), { query: { type }, signal }),
+  usage: (p: PlanProduct, signal?: Signal) => call(planKey('GET', p, 'subscriptions_usage'), { signal }),
 
-  licences: (p: PlanProduct, q: LicenceListQueryInput, signal?: Signal) =>
-    api.get<LicenceList>(`${user(p)}licenses`, { query: q as Query, signal }),
+  licences: (p: PlanProduct, q: QueryOf<'GET /v1/sms/sms_licenses'>, signal?: Signal) =>
+    call(planKey('GET', p, 'licenses'), { query: q, signal }),
   updateLicence: (p: PlanProduct, id: number, body: LicenceUpdateBody) =>
-    api.patch<Licence>(`${user(p)}licenses/${id}`, body),
+    call(planKey('PATCH', p, 'licenses/{id}'), { params: { id }, body }),
   orderLicences: (p: PlanProduct, body: LicenceOrderBody, key: string) =>
-    api.post<OrderWrite>(`${user(p)}licenses_order`, body, idem(key)),
+    call(planKey('POST', p, 'licenses_order'), { body, ...idem(key) }),
 
-  orders: (p: PlanProduct, q: OrderListQueryInput, signal?: Signal) =>
-    api.get<OrderList>(`${user(p)}orders`, { query: q as Query, signal }),
-  order: (p: PlanProduct, id: number, signal?: Signal) => api.get<Order>(`${user(p)}orders/${id}`, { signal }),
+  orders: (p: PlanProduct, q: QueryOf<'GET /v1/sms/sms_orders'>, signal?: Signal) =>
+    call(planKey('GET', p, 'orders'), { query: q, signal }),
+  order: (p: PlanProduct, id: number, signal?: Signal) =>
+    call(planKey('GET', p, 'orders/{id}'), { params: { id }, signal }),
 };
 
 export const plansAdminApi = {
-  usage: (p: PlanProduct, q: AdminUsageQueryInput, signal?: Signal) =>
-    api.get<AdminUsage>(`${admin(p)}/usage`, { query: q as Query, signal }),
-  subscriptions: (p: PlanProduct, q: AdminSubscriptionListQueryInput, signal?: Signal) =>
-    api.get<SubscriptionList>(`${admin(p)}/subscriptions`, { query: q as Query, signal }),
+  usage: (p: PlanProduct, q: QueryOf<'GET /v1/admin/sms/usage'>, signal?: Signal) =>
+    call(planAdminKey('GET', p, 'usage'), { query: q, signal }),
+  subscriptions: (p: PlanProduct, q: QueryOf<'GET /v1/admin/sms/subscriptions'>, signal?: Signal) =>
+    call(planAdminKey('GET', p, 'subscriptions'), { query: q, signal }),
   prepare: (p: PlanProduct, body: AdminSubscriptionBodyInput, key: string) =>
-    api.post<SubscriptionWrite>(`${admin(p)}/subscriptions`, body, idem(key)),
+    call(planAdminKey('POST', p, 'subscriptions'), { body, ...idem(key) }),
   activate: (p: PlanProduct, id: number, key: string) =>
-    api.post<SubscriptionWrite>(`${admin(p)}/active_subscription`, { id }, idem(key)),
+    call(planAdminKey('POST', p, 'active_subscription'), { body: { id }, ...idem(key) }),
   cancel: (p: PlanProduct, body: AdminCancelBodyInput, key: string) =>
-    api.post<CancelReply>(`${admin(p)}/cancel_subscription`, body, idem(key)),
-  orders: (p: PlanProduct, q: OrderListQueryInput, signal?: Signal) =>
-    api.get<OrderList>(`${admin(p)}/orders`, { query: q as Query, signal }),
+    call(planAdminKey('POST', p, 'cancel_subscription'), { body, ...idem(key) }),
+  orders: (p: PlanProduct, q: QueryOf<'GET /v1/admin/sms/orders'>, signal?: Signal) =>
+    call(planAdminKey('GET', p, 'orders'), { query: q, signal }),
   addSeats: (
     p: PlanProduct,
     body: { subscription_id: number; quantity: number; payment_method: 'company_wallet' | 'invoice' },
     key: string,
-  ) => api.post<OrderWrite>(`${admin(p)}/orders`, body, idem(key)),
+  ) => call(planAdminKey('POST', p, 'orders'), { body, ...idem(key) }),
   cancelOrder: (p: PlanProduct, id: number, key: string) =>
-    api.post<OrderWrite>(`${admin(p)}/cancel_order`, { id }, idem(key)),
-  plans: (p: PlanProduct, q: PlanListQueryInput, signal?: Signal) =>
-    api.get<PlanList>(`${admin(p)}/${p}_plans`, { query: q as Query, signal }),
-  createPlan: (p: PlanProduct, body: PlanBodyInput) => api.post<Plan>(`${admin(p)}/${p}_plans`, body),
+    call(planAdminKey('POST', p, 'cancel_order'), { body: { id }, ...idem(key) }),
+  plans: (p: PlanProduct, q: QueryOf<'GET /v1/admin/sms/sms_plans'>, signal?: Signal) =>
+    call(planAdminKey('GET', p, '{p}_plans'), { query: q, signal }),
+  createPlan: (p: PlanProduct, body: PlanBodyInput) => call(planAdminKey('POST', p, '{p}_plans'), { body }),
   updatePlan: (p: PlanProduct, id: number, body: Partial<PlanBodyInput>) =>
-    api.patch<Plan>(`${admin(p)}/${p}_plans/${id}`, body),
-  deletePlan: (p: PlanProduct, id: number) => api.delete<undefined>(`${admin(p)}/${p}_plans/${id}`),
+    call(planAdminKey('PATCH', p, '{p}_plans/{id}'), { params: { id }, body }),
+  deletePlan: (p: PlanProduct, id: number) => call(planAdminKey('DELETE', p, '{p}_plans/{id}'), { params: { id } }),
 };

@@ -2,11 +2,12 @@
  * Picks one contact by typing part of a name, phone or email: the contacts list searched with `q` (the same
  * visibility as the list), ten at a time. `current` keeps the label of a value already set.
  */
+
 import { Select, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { listContacts } from '../api/contacts-list';
+import { callQuery } from '../api/queries';
 
 export interface PickedContact {
   id: number;
@@ -27,8 +28,7 @@ export function ContactPicker({
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 300);
   const found = useQuery({
-    queryKey: ['contacts', 'picker', q],
-    queryFn: ({ signal }) => listContacts({ q, limit: 10 }, signal),
+    ...callQuery('PATCH /v1/contacts', { body: { q, limit: 10 } }),
     enabled: q.length >= 2,
   });
   const rows = (found.data?.data ?? []).map((c) => ({

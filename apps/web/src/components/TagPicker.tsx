@@ -2,12 +2,14 @@
  * Tags picked by name from the company's list (searched on the server as you type); with `creatable`, a name that
  * is not there yet can be created in place ("Create tag “Spring list”").
  */
+
 import { TAG_COLORS } from '@harbor/shared';
 import { MultiSelect, type MultiSelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { lookupsApi, type TagT } from '../api/contacts';
+import { lookupsApi, type TagT, tagsQuery } from '../api/contacts';
+import { qk } from '../api/queries';
 
 const CREATE = '__create__';
 export type PickedTag = Pick<TagT, 'id' | 'name' | 'color'>;
@@ -30,8 +32,7 @@ export function TagPicker({
   const [term] = useDebouncedValue(search.trim(), 250);
   const seen = useRef(new Map<number, PickedTag>(known.map((t) => [t.id, t])));
   const tags = useQuery({
-    queryKey: ['lookups', 'tags', term],
-    queryFn: () => lookupsApi.tags(term || undefined),
+    ...tagsQuery(term || undefined),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
@@ -39,10 +40,10 @@ export function TagPicker({
   const create = useMutation({
     mutationFn: (name: string) =>
       // A new tag takes the next color in turn, so tags created in a row stay tellable apart.
-      lookupsApi.createTag(name, TAG_COLORS[seen.current.size % TAG_COLORS.length] as string),
+      lookupsApi.createTag(name, TAG_COLORS[seen.current.size % TAG_COLORS.length]),
     onSuccess: (tag) => {
       seen.current.set(tag.id, tag);
-      void qc.invalidateQueries({ queryKey: ['lookups', 'tags'] });
+      void qc.invalidateQueries({ queryKey: qk('PATCH /v1/tags') });
     },
   });
   const resolve = (ids: number[]) => ids.map((id) => seen.current.get(id)).filter((t): t is PickedTag => !!t);

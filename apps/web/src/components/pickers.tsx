@@ -3,11 +3,11 @@
  * shown at all: callers ask `mayPickOwners` (the current user's permissions say whether /v1/admin/users/owners
  * answers) before rendering an OwnerSelect.
  */
+
 import type { CurrentUser } from '@harbor/shared';
 import { Select, type SelectProps } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { lookupsApi } from '../api/contacts';
-import { listOwners } from '../api/people';
+import { callQuery } from '../api/queries';
 import { useCurrentUser } from '../auth/session';
 
 /** GET /v1/admin/users/owners is `users.manage`: admins, BU admins and managers. */
@@ -32,7 +32,7 @@ export function OwnerSelect({
   ...rest
 }: PickerProps & { current?: { id: number; name: string } | null }) {
   const favorites = new Set(useCurrentUser().favorite_users);
-  const owners = useQuery({ queryKey: ['admin', 'owners'], queryFn: ({ signal }) => listOwners(signal) });
+  const owners = useQuery(callQuery('GET /v1/admin/users/owners'));
   // Favorite users first (a stable sort keeps the server's name order within each part).
   const data = [...(owners.data?.data ?? [])]
     .sort((a, b) => Number(favorites.has(b.id)) - Number(favorites.has(a.id)))
@@ -56,7 +56,7 @@ export function OwnerSelect({
 
 /** Pools from GET /v1/pools: admins every pool, others the pools they hold. Hidden when there is none to pick. */
 export function PoolSelect({ value, onChange, ...rest }: PickerProps) {
-  const pools = useQuery({ queryKey: ['lookups', 'pools'], queryFn: lookupsApi.pools });
+  const pools = useQuery(callQuery('GET /v1/pools'));
   const data = (pools.data?.data ?? []).map((p) => ({ value: String(p.id), label: p.name }));
   if (pools.isSuccess && data.length === 0) return null;
   return (

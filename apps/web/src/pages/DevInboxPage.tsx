@@ -16,7 +16,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../api/client';
-import { type DevMail, getDevMail, listDevMails } from '../api/endpoints';
+import type { DevMail } from '../api/endpoints';
+import { callQuery } from '../api/queries';
 import { PageHeading } from '../components/PageHeading';
 
 const URL_PATTERN = /(https?:\/\/[^\s<>"')]+)/g;
@@ -79,10 +80,9 @@ function MailView({ mail }: { mail: DevMail }) {
 export function DevInboxPage() {
   const [params, setParams] = useSearchParams();
   const selected = params.get('mail');
-  const list = useQuery({ queryKey: ['dev-mails'], queryFn: ({ signal }) => listDevMails(signal) });
+  const list = useQuery(callQuery('GET /v1/dev/mails'));
   const mail = useQuery({
-    queryKey: ['dev-mails', selected],
-    queryFn: ({ signal }) => getDevMail(selected as string, signal),
+    ...callQuery('GET /v1/dev/mails/{id}', { params: { id: selected ?? '' } }),
     enabled: !!selected,
   });
 

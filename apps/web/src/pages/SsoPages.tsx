@@ -4,12 +4,12 @@
  * the user); /sso-logout is where a person lands after signing out at the provider.
  */
 
-import type { CurrentUser } from '@harbor/shared';
 import { Alert, Anchor, Button, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiError, api, errorMessage } from '../api/client';
+import { type BodyOf, call } from '../api/call';
+import { ApiError, errorMessage } from '../api/client';
 import { setCurrentUser } from '../auth/userCache';
 import { PageHeading } from '../components/PageHeading';
 
@@ -36,8 +36,8 @@ export function SsoStartPage() {
           setBusy(true);
           setError(null);
           try {
-            const reply = await api.post<{ authorization_url: string }>('/v1/sessions/sso', { domain_name: domain });
-            window.location.assign(reply.authorization_url);
+            const reply = await call('POST /v1/sessions/sso', { body: { domain_name: domain } });
+            if ('authorization_url' in reply) window.location.assign(reply.authorization_url);
           } catch (err) {
             setError(errorMessage(err));
             setBusy(false);
@@ -79,8 +79,8 @@ export function SsoCallbackPage() {
     if (sent.current) return;
     sent.current = true;
     const params = Object.fromEntries(new URLSearchParams(window.location.search));
-    api
-      .post<{ user: CurrentUser } | { otp_secret: true }>('/v1/sessions/sso', params)
+    // The provider's answer as it came back in the address; the server checks it against SsoBody.
+    call('POST /v1/sessions/sso', { body: params as BodyOf<'POST /v1/sessions/sso'> })
       .then((reply) => {
         if ('user' in reply) {
           setCurrentUser(queryClient, reply.user);

@@ -5,11 +5,11 @@ import { Alert, Loader, ScrollArea, Stack, Text, UnstyledButton } from '@mantine
 import { IconPhoneIncoming, IconPhoneOutgoing } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
-import { dialerApi } from '../api/dialer';
+import { callQuery } from '../api/queries';
 import { mmss } from './store';
 
 export function RecentCalls({ onPick }: { onPick: (number: string) => void }) {
-  const q = useQuery({ queryKey: ['dialer', 'history'], queryFn: () => dialerApi.history() });
+  const q = useQuery(callQuery('POST /v1/dialer/fetch_historical_calls', { body: {} }));
   if (q.isPending) return <Loader size="sm" aria-label="Loading recent calls" />;
   if (q.isError) return <Alert color="red">{errorMessage(q.error)}</Alert>;
   const calls = q.data.call_history;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ALL_POSITION_TITLES, OFFICE_TYPES, US_STATES } from '../options.js';
 import { ROLES } from '../roles.js';
 import { PageMeta } from './paging.js';
+import { pagedCrudSchemas } from './params.js';
 import { Email } from './session.js';
 
 const Name = z.string().trim().min(1, "can't be blank").max(100);
@@ -24,6 +25,18 @@ export const UpdateProfileBody = z
   })
   .partial();
 export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
+/** Optional: a multipart update carries its fields as parts. */
+export const UpdateProfileRequest = UpdateProfileBody.nullish();
+/** The same update as multipart/form-data: the fields as text parts ('' clears), and the two pictures. */
+export const UpdateProfileForm = z.object({
+  first_name: z.string().optional(),
+  last_name: z.string().optional(),
+  about_me: z.string().optional(),
+  position_title: z.string().optional(),
+  office_location_id: z.string().optional(),
+  personal_photo: z.file().optional(),
+  logo: z.file().optional(),
+});
 
 /** PATCH /v1/users/{id}: the sign-in identity of your own account; a new email needs the current password. */
 export const UpdateAccountBody = z
@@ -182,3 +195,28 @@ export const OfficeLocationBody = z.strictObject({
   phone: z.string().trim().max(30).nullable().optional(),
 });
 export type OfficeLocationBody = z.infer<typeof OfficeLocationBody>;
+
+export const OfficeLocationCrud = pagedCrudSchemas(OfficeLocation, OfficeLocationBody);
+
+export const AuditEventsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** Keyset paging: events older than this id. */
+  before_id: z.coerce.number().int().positive().optional(),
+  event: z.string().max(50).optional(),
+  user_id: z.coerce.number().int().positive().optional(),
+});
+
+export const AuditEvent = z.object({
+  id: z.number(),
+  event: z.string(),
+  user_id: z.number().nullable(),
+  user_email: z.string().nullable(),
+  actor_id: z.number().nullable(),
+  ip: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+export const AuditEventPage = z.object({
+  data: z.array(AuditEvent),
+  meta: z.object({ next_before_id: z.number().nullable() }),
+});

@@ -149,3 +149,5 @@ export type BusinessUnit = z.infer<typeof BusinessUnit>;
 export const BusinessUnits = z.object({ data: z.array(BusinessUnit) });
 
 export const SwitchSessionBody = z.strictObject({ login_type: z.enum(LOGIN_TYPES).default('impersonate') });
+/** The body of a switch is optional: without one it is an impersonation. */
+export const SwitchSessionRequest = SwitchSessionBody.optional();

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { PageMeta } from './paging.js';
+import { textPartsOf } from './params.js';
 
 export const TRIGGER_TYPES = ['email', 'sms'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
@@ -157,3 +158,7 @@ export const UsableTrigger = CampaignTrigger.pick({
   file: true,
 });
 export const UsableTriggerList = z.object({ data: z.array(UsableTrigger) });
+
+/** The same fields as multipart/form-data text parts, and an optional `file` (pdf, png, jpg, gif). */
+export const CampaignTriggerForm = textPartsOf(CampaignTriggerBody).extend({ file: z.file().optional() });
+export const CampaignTriggerPatchForm = CampaignTriggerForm.extend({ remove_file: z.string().optional() });

@@ -1,5 +1,6 @@
 /** Sub-records of a contact: notes, files, policies and securities. Money is integer cents. */
 import { z } from 'zod';
+import { ContactParams, dataList } from './params.js';
 
 const Ref = z.object({ id: z.number(), name: z.string() });
 const day = z.iso.date('must be a date (YYYY-MM-DD)');
@@ -110,3 +111,16 @@ export const Security = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+
+/** POST /v1/contacts/{id}/files: one file part. */
+export const ContactFileForm = z.object({ file: z.file() });
+
+export const NoteList = dataList(Note);
+export const ContactFileList = dataList(ContactFile);
+export const PolicyList = dataList(Policy);
+export const SecurityList = dataList(Security);
+const RowId = z.coerce.number().int().positive();
+export const NoteParams = ContactParams.extend({ noteId: RowId });
+export const FileParams = ContactParams.extend({ fileId: RowId });
+export const PolicyParams = ContactParams.extend({ policyId: RowId });
+export const SecurityParams = ContactParams.extend({ securityId: RowId });

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { LANGUAGES, US_STATES } from '../options.js';
 import { normalizePhone } from '../phone.js';
+import { dataList } from './params.js';
 
 export const CONTACT_TYPES = ['lead', 'client'] as const;
 export const EMAIL_STATUSES = ['unknown', 'valid', 'invalid', 'forced'] as const;
@@ -208,3 +209,10 @@ export const TransferHistoryEntry = z.object({
   reverted: z.boolean(),
   created_at: z.string(),
 });
+
+export const DataCaptureReply = z.object({
+  data_captures: z.array(DataCaptureEntry),
+  updated_at: z.string().nullable(),
+});
+export const RxDetailsReply = z.object({ rx_details: z.array(RxEntry), updated_at: z.string().nullable() });
+export const TransferHistoryList = dataList(TransferHistoryEntry);

@@ -4,8 +4,9 @@
  * server validates.
  */
 import { z } from 'zod';
-import { MAX_EXPORT_LIMIT } from '../constants.js';
+import { MAX_EXPORT_LIMIT, MAX_TRANSFER_LIMIT, TRANSFER_PAGE_SIZE } from '../constants.js';
 import { PageMeta } from './paging.js';
+import { TagInput } from './tag-input.js';
 
 /** Largest page the list answers; more is a 422, not a silent cap. */
 export const CONTACTS_MAX_LIMIT = 500;
@@ -205,6 +206,38 @@ export type SelectedItemsReply = z.infer<typeof SelectedItemsReply>;
 
 export const BulkReply = z.object({ count: z.number() });
 
+/** What the bulk routes take: chosen ids, or `all` the contacts of a scope (its raw form, resolved by the server). */
+const SelectionFields = {
+  ids: z.array(z.coerce.number().int().positive()).max(MAX_EXPORT_LIMIT).optional(),
+  all: z.boolean().default(false),
+  contacts_scope: z.record(z.string(), z.unknown()).optional(),
+};
+export const SelectionBody = z.object(SelectionFields);
+export const SelectFirstLastBody = z.object({
+  contacts_scope: z.record(z.string(), z.unknown()).optional(),
+  select_n: z.coerce.number().int().positive(),
+  position: z.enum(['first', 'last']).default('first'),
+});
+export const UpdateGroupBody = z.object({
+  ...SelectionFields,
+  group_id: z.coerce.number().int().positive().nullable(),
+});
+export const UpdateTagsGroupBody = z.object({
+  ...SelectionFields,
+  tags: z.array(TagInput).min(1).max(50),
+  action: z.enum(['add', 'remove']).default('add'),
+});
+export const UpdateTagsSingleBody = z.object({
+  id: z.coerce.number().int().positive(),
+  tags: z.array(TagInput).max(100),
+});
+export const ExportParams = z.object({ format: z.enum(['csv', 'xlsx']) });
+/** Chosen ids come in the list's order on screen when these say it (`all` uses its scope's order). */
+export const ExportBody = SelectionBody.extend({
+  order: z.enum(['ASC', 'DESC']).optional(),
+  order_field: z.string().optional(),
+});
+
 export const TransferBody = z.object({
   to_user_id: z.coerce.number().int().positive().nullish(),
   to_pool_id: z.coerce.number().int().positive().nullish(),
@@ -255,3 +288,52 @@ export const QuickFilterBody = z.object({
   name: z.string().trim().min(1).max(100),
   data: z.record(z.string(), z.unknown()).default({}),
 });
+export const QuickFilterList = z.array(QuickFilter);
+export const QuickFilterChange = z
+  .strictObject({
+    name: QuickFilterBody.shape.name.optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  })
+  // An empty change would be an UPDATE with nothing to set.
+  .refine((b) => b.name !== undefined || b.data !== undefined, {
+    message: 'Give a name or data to change',
+    path: ['name'],
+  });
+
+const TransferSelectionFields = {
+  // The spec's own limit answers before anything else (and the body limit leaves room for it: body-limit.ts).
+  ids: z
+    .array(z.coerce.number().int().positive())
+    .max(MAX_TRANSFER_LIMIT, `at most ${MAX_TRANSFER_LIMIT} contacts can be transferred at once`)
+    .optional(),
+  all: z.boolean().default(false),
+  contacts_scope: z.record(z.string(), z.unknown()).optional(),
+};
+export const TransferGroupBody = z.object({
+  ...TransferSelectionFields,
+  to_user_id: z.coerce.number().int().positive().nullish(),
+  to_pool_id: z.coerce.number().int().positive().nullish(),
+});
+export const UpdateTransferGroupBody = z.object({ transfer_attempt_id: z.coerce.number().int().positive() });
+export const TransferAttemptsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(TRANSFER_PAGE_SIZE),
+  page: z.coerce.number().int().min(1).default(1),
+  order_field: z.string().default('id'),
+  order: z
+    .string()
+    .toUpperCase()
+    .pipe(z.enum(['ASC', 'DESC']))
+    .default('DESC'),
+  q: z.string().max(100).optional(),
+});
+export const TransferStatus = z.object({
+  id: z.number(),
+  status: z.string(),
+  reverted: z.boolean(),
+  reverting: z.boolean(),
+  processed: z.number(),
+  total: z.number(),
+  error: z.string().nullable(),
+});
+export const TransferLogsQuery = z.object({ page: z.coerce.number().int().min(1).default(1) });
+export const RevertTransferBody = z.object({ revert: z.boolean().default(true) }).optional();

@@ -225,3 +225,6 @@ export const CallStatusMessage = z.object({
 });
 export const CallsChannelMessage = z.discriminatedUnion('type', [IncomingCallMessage, CallStatusMessage]);
 export type CallsChannelMessage = z.infer<typeof CallsChannelMessage>;
+
+/** A POST that takes no fields (an empty JSON object, or no body). */
+export const EmptyBody = z.object({}).strict().optional();

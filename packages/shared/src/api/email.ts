@@ -219,3 +219,12 @@ export const UnsubscribeInfo = z.object({
   opted_out_agent: z.boolean(),
 });
 export const UnsubscribeBody = z.object({ scope: z.enum(['agent', 'all']).default('all') });
+
+export const UnsubscribeParams = z.object({
+  token: z
+    .string()
+    .min(10)
+    .max(400)
+    .regex(/^[A-Za-z0-9_.-]+$/),
+});
+export const UnsubscribeReply = z.object({ unsubscribed: z.literal(true), scope: z.enum(['agent', 'all']) });

@@ -157,3 +157,4 @@ export type CalendarHistoryEntry = z.infer<typeof CalendarHistoryEntry>;
 
 export const CalendarHistoryList = z.object({ data: z.array(CalendarHistoryEntry), meta: PageMeta });
 export type CalendarHistoryList = z.infer<typeof CalendarHistoryList>;
+export const CalendarEventList = z.object({ data: z.array(CalendarEvent) });

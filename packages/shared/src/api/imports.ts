@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { PageMeta } from './paging.js';
+import { textPartsOf } from './params.js';
 import { TagInput } from './tag-input.js';
 
 /** Contact fields a list column can be mapped to; 'extra' keeps the value under its header, 'ignore' drops it. */
@@ -348,3 +349,13 @@ export const ImportProgressMessage = z.object({
 export type ImportProgressMessage = z.infer<typeof ImportProgressMessage>;
 
 export const IMPORTS_CHANNEL = 'ContactsImportChannel';
+
+/** An import's upload: the list (or ZIP) as `file`, the form's fields as text parts or all of them as JSON in `data`. */
+export const ImportUploadForm = textPartsOf(ImportForm).extend({ file: z.file(), data: z.string().optional() });
+/** A ZIP whose files attach to the contacts their names give. */
+export const AttachmentsUploadForm = z.object({ file: z.file() });
+export const AttachmentsReply = z.object({ attempt: ImportAttempt, ...AttachmentsReport.shape });
+export const DeleteAttemptQuery = z.object({ remove_contacts: z.enum(['true', 'false', '1', '0']).optional() });
+export const DeleteAttemptBody = z.object({ remove_contacts: z.boolean().optional() }).nullish();
+export const DeleteAttemptReply = z.object({ deleted: z.literal(true), contacts_removed: z.number() });
+export const ImportSettingList = z.object({ data: z.array(ImportSetting) });

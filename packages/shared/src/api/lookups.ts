@@ -1,5 +1,6 @@
 /** Lookups of the contacts book (statuses, agent-flow statuses, sources, carriers, API vendors, groups, pools, tags). */
 import { z } from 'zod';
+import { crudSchemas, dataList } from './params.js';
 
 export const TAG_COLORS = ['blue', 'green', 'red', 'orange', 'yellow', 'purple', 'pink', 'teal', 'gray'] as const;
 export const STATUS_COLORS = TAG_COLORS;
@@ -105,3 +106,16 @@ export const ListMeta = z.object({
   total_count: z.number(),
   total_pages: z.number(),
 });
+
+export const StatusList = dataList(Status);
+export const SourceList = dataList(Source);
+export const ApiVendorList = dataList(ApiVendor);
+export const CarrierList = dataList(Carrier);
+export const GroupList = dataList(Group);
+export const PoolList = dataList(Pool);
+export const TagPage = z.object({ data: z.array(Tag), meta: ListMeta });
+
+export const StatusCrud = crudSchemas(Status, StatusBody);
+export const AgentflowStatusCrud = crudSchemas(AgentflowStatus, AgentflowStatusBody);
+export const SourceCrud = crudSchemas(Source, SourceBody);
+export const CarrierCrud = crudSchemas(Carrier, CarrierBody);

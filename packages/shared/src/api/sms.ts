@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { BroadcastSelection } from './broadcasts.js';
 import { PageMeta } from './paging.js';
+import { textPartsOf } from './params.js';
 
 export const SMS_CHANNEL = 'SmsChannel';
 /** Spec §9: the toast and the notification of an inbound text wait this long (ms). */
@@ -248,3 +249,47 @@ export const SmsBroadcastPreview = z.object({
   affordable: z.boolean(),
 });
 export type SmsBroadcastPreview = z.infer<typeof SmsBroadcastPreview>;
+
+/** Texting a contact as multipart/form-data: the fields as text parts and the MMS picture as `file`. */
+export const SendMessageForm = textPartsOf(SendMessageFields).extend({ file: z.file().optional() });
+export const ShowConversationQuery = z.object({ contact_id: z.coerce.number().int().positive() });
+export const ConversationReply = ShowConversation.shape.conversation;
+export const SmsNumberList = z.object({ data: z.array(SmsNumber) });
+export const AdminSmsNumbersQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+});
+export const AdminSmsNumberPage = z.object({
+  data: z.array(SmsNumber),
+  meta: z.object({
+    current_page: z.number(),
+    limit: z.number(),
+    total_count: z.number(),
+    total_pages: z.number(),
+  }),
+});
+export const VerificationIdsBody = z.strictObject({
+  contact_ids: z.array(z.number().int().positive()).min(1).max(1000),
+});
+export const LineTypeCounts = z.object(
+  Object.fromEntries(LINE_TYPES.map((t) => [t, z.number()])) as Record<(typeof LINE_TYPES)[number], z.ZodNumber>,
+);
+export const VerifySingleBody = z.strictObject({
+  phone: z.string().trim().min(9).max(20),
+  contact_id: z.number().int().positive().optional(),
+});
+export const VerificationQuote = z.object({
+  numbers: z.number(),
+  cost: z.number(),
+  cost_label: z.string(),
+  affordable: z.boolean(),
+});
+export const VerificationBulkReply = z.object({ looked_up: z.number(), counts: LineTypeCounts });
+export const BulkVerificationBody = SmsBroadcastPreviewBody.omit({ message: true });
+export const BulkVerificationReply = z.object({
+  looked_up: z.number(),
+  /** Numbers left without a lookup because the wallet ran out (0: all done). */
+  not_paid: z.number(),
+  cost: z.number(),
+  cost_label: z.string(),
+});

@@ -17,6 +17,7 @@ import {
   SUBSCRIPTION_STATUSES,
 } from '../usage-plans.js';
 import { PageMeta } from './paging.js';
+import { pagedCrudSchemas } from './params.js';
 
 const Id = z.number().int().positive();
 const Count = (max: number) => z.number().int('must be a whole number').min(0, 'must be 0 or more').max(max);
@@ -377,3 +378,5 @@ export type OrderWrite = z.infer<typeof OrderWrite>;
 /** A cancellation's answer: the subscription, and what went back to the wallet (cents; 0 at the period's end). */
 export const CancelReply = z.object({ data: Subscription, credited: z.number() });
 export type CancelReply = z.infer<typeof CancelReply>;
+
+export const PlanCrud = pagedCrudSchemas(Plan, PlanBody);

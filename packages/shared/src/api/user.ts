@@ -4,6 +4,7 @@ import { BACKGROUNDS, FONT_SIZES, PRIMARY_COLORS, TIME_ZONES } from '../options.
 import { ROLES, VARIANTS } from '../roles.js';
 import { ApiKey, AuthIp, DashboardPreferences, OfficeLocation, Webpage } from './account.js';
 import { PageMeta } from './paging.js';
+import { OtpStepReply, SsoStartReply } from './session.js';
 
 export const LoginStackEntry = z.object({
   kind: z.enum(['impersonating', 'impersonating_as_rm', 'logged_as_admin', 'logged_as_bu_admin', 'logged_as_manager']),
@@ -94,3 +95,15 @@ export type CurrentUser = z.infer<typeof CurrentUser>;
  */
 export const TwoFactorOnReply = CurrentUser.extend({ recovery_codes: z.array(z.string()).optional() });
 export type TwoFactorOnReply = z.infer<typeof TwoFactorOnReply>;
+
+// ---- Replies of the session and account routes ----
+/** A completed sign-in, impersonation or switch back: the user now signed in. */
+export const SignedInReply = z.object({ user: CurrentUser });
+/** Sign-in: the user, or the request for a second step. */
+export const LoginReply = z.union([SignedInReply, OtpStepReply]);
+/** Single sign-on: where to go to the provider, then the user or the second step. */
+export const SsoReply = z.union([SsoStartReply, SignedInReply, OtpStepReply]);
+export const MessageReply = z.object({ message: z.string() });
+/** Two-factor setup: the new secret, shown this once to its owner. */
+export const QrReply = z.object({ qr_code: z.string(), secret: z.string(), otpauth_url: z.string() });
+export const ApiKeyList = z.object({ data: z.array(ApiKey) });

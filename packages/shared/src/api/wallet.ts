@@ -249,3 +249,7 @@ export const CardToken = z.object({
   exp_month: z.number(),
   exp_year: z.number(),
 });
+export const InvoiceHistoryQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });
+
+/** Payments and invoices are named by their processor id. */
+export const ProcessorIdParams = z.object({ id: z.string() });

@@ -2,32 +2,14 @@
  * GET /v1/admin/audit_events: the company's security log (sign-ins, failures, password and two-factor changes,
  * impersonation), newest first. Not in routes.md: see docs/decisions/audit-log-route.md.
  */
+
+import { AuditEventPage, AuditEventsQuery } from '@harbor/shared';
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { auditEvents } from '../../platform/audit/schema.js';
 import { users } from '../../platform/db/schema.js';
 import { authOf } from '../../platform/http/pipeline.js';
-
-const Query = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  /** Keyset paging: events older than this id. */
-  before_id: z.coerce.number().int().positive().optional(),
-  event: z.string().max(50).optional(),
-  user_id: z.coerce.number().int().positive().optional(),
-});
-
-const Event = z.object({
-  id: z.number(),
-  event: z.string(),
-  user_id: z.number().nullable(),
-  user_email: z.string().nullable(),
-  actor_id: z.number().nullable(),
-  ip: z.string().nullable(),
-  data: z.record(z.string(), z.unknown()),
-  created_at: z.string(),
-});
 
 export function auditEventsRoute(scope: FastifyInstance) {
   scope.withTypeProvider<ZodTypeProvider>().get(
@@ -37,9 +19,9 @@ export function auditEventsRoute(scope: FastifyInstance) {
       schema: {
         tags: ['admin'],
         summary: 'Security audit log of the company',
-        querystring: Query,
+        querystring: AuditEventsQuery,
         response: {
-          200: z.object({ data: z.array(Event), meta: z.object({ next_before_id: z.number().nullable() }) }),
+          200: AuditEventPage,
         },
       },
     },

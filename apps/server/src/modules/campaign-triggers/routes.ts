@@ -7,8 +7,11 @@ import crypto from 'node:crypto';
 import multipart from '@fastify/multipart';
 import {
   CampaignTrigger,
+  CampaignTriggerForm,
   CampaignTriggerList,
   CampaignTriggerListQuery,
+  CampaignTriggerPatchForm,
+  NoContent,
   TRIGGER_FILE_MAX_BYTES,
   UsableTriggerList,
   UsableTriggersQuery,
@@ -114,6 +117,7 @@ export const campaignTriggersModule: Module = {
           tags,
           summary: `Create a campaign trigger (${FORM})`,
           consumes: ['application/json', 'multipart/form-data'],
+          multipart: CampaignTriggerForm,
           response: { 201: CampaignTrigger },
         },
       },
@@ -160,6 +164,7 @@ export const campaignTriggersModule: Module = {
           summary: `Update a campaign trigger (${FORM}; remove_file drops the file)`,
           params: Id,
           consumes: ['application/json', 'multipart/form-data'],
+          multipart: CampaignTriggerPatchForm,
           response: { 200: CampaignTrigger },
         },
       },
@@ -195,13 +200,18 @@ export const campaignTriggersModule: Module = {
       '/v1/admin/campaign_triggers/:id',
       {
         config: adminById,
-        schema: { tags, summary: 'Delete a campaign trigger (broadcasts that used it keep their record)', params: Id },
+        schema: {
+          tags,
+          summary: 'Delete a campaign trigger (broadcasts that used it keep their record)',
+          params: Id,
+          response: { 204: NoContent },
+        },
       },
       async (req, reply) => {
         const auth = authOf(req);
         const current = await rowOf(auth.company.id, req.params.id);
         await db.update(campaignTriggers).set({ deletedAt: new Date(), enabled: false }).where(sql`id = ${current.id}`);
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
 

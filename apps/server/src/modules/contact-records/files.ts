@@ -6,11 +6,10 @@
  * and marked for deletion in the transaction that deletes the row, then removed.
  */
 import crypto from 'node:crypto';
-import { ContactFile, MAX_FILE_BYTES } from '@harbor/shared';
+import { ContactFile, ContactFileForm, ContactFileList, FileParams, MAX_FILE_BYTES, NoContent } from '@harbor/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Db } from '../../platform/db/client.js';
 import { users } from '../../platform/db/schema.js';
 import { commitBlobs, discardBlobs, purgeBlobs, releaseBlobs, storeBlob } from '../../platform/files/blobs.js';
@@ -25,7 +24,6 @@ import { assertMayChange, ContactParams, contactTenant, fullName } from './share
 
 const tags = ['contact-records'];
 const config = { access: 'contacts.use', tenant: contactTenant } as const;
-const FileParams = ContactParams.extend({ fileId: z.coerce.number().int().positive() });
 const LIMIT_MB = MAX_FILE_BYTES / 1024 / 1024;
 
 /** Storage keys are made of server-side ids only (the port refuses anything else). */
@@ -84,7 +82,7 @@ export function fileRoutes(scope: FastifyInstance) {
         tags,
         summary: 'Files, newest first',
         params: ContactParams,
-        response: { 200: z.object({ data: z.array(ContactFile) }) },
+        response: { 200: ContactFileList },
       },
     },
     async (req) => {
@@ -102,6 +100,7 @@ export function fileRoutes(scope: FastifyInstance) {
         summary: `Upload a file (multipart field "file"; pdf, png, jpg, gif, docx, xlsx, csv or txt; at most ${LIMIT_MB} MB)`,
         params: ContactParams,
         consumes: ['multipart/form-data'],
+        multipart: ContactFileForm,
         response: { 201: ContactFile },
       },
     },
@@ -176,7 +175,7 @@ export function fileRoutes(scope: FastifyInstance) {
 
   app.delete(
     '/v1/contacts/:id/files/:fileId',
-    { config, schema: { tags, summary: 'Delete a file', params: FileParams } },
+    { config, schema: { tags, summary: 'Delete a file', params: FileParams, response: { 204: NoContent } } },
     async (req, reply) => {
       const auth = authOf(req);
       const key = await db.transaction(async (t) => {
@@ -196,7 +195,7 @@ export function fileRoutes(scope: FastifyInstance) {
         return file.storageKey;
       });
       await purgeBlobs(scope.deps, [key]);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

@@ -1,9 +1,8 @@
 /** Notes on a contact: list, add, edit, delete. Every change lands on the contact's timeline (a deleted note's text too). */
-import { Note, NoteBody } from '@harbor/shared';
+import { NoContent, Note, NoteBody, NoteList, NoteParams } from '@harbor/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { users } from '../../platform/db/schema.js';
@@ -16,7 +15,6 @@ import { assertMayChange, ContactParams, contactTenant, fullName } from './share
 
 const tags = ['contact-records'];
 const config = { access: 'contacts.use', tenant: contactTenant } as const;
-const NoteParams = ContactParams.extend({ noteId: z.coerce.number().int().positive() });
 
 async function listNotes(db: Db, contactId: number, noteId?: number) {
   const rows = await db
@@ -57,7 +55,7 @@ export function noteRoutes(scope: FastifyInstance) {
         tags,
         summary: 'Notes, newest first',
         params: ContactParams,
-        response: { 200: z.object({ data: z.array(Note) }) },
+        response: { 200: NoteList },
       },
     },
     async (req) => {
@@ -102,7 +100,15 @@ export function noteRoutes(scope: FastifyInstance) {
 
   app.delete(
     '/v1/contacts/:id/notes/:noteId',
-    { config, schema: { tags, summary: 'Delete a note (its text stays on the timeline)', params: NoteParams } },
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Delete a note (its text stays on the timeline)',
+        params: NoteParams,
+        response: { 204: NoContent },
+      },
+    },
     async (req, reply) => {
       const auth = authOf(req);
       await db.transaction(async (t) => {
@@ -112,7 +118,7 @@ export function noteRoutes(scope: FastifyInstance) {
         await t.delete(notes).where(eq(notes.id, note.id));
         await event(t, auth, c.id, 'note_deleted', { note_id: note.id, body: note.body, author_id: note.authorId });
       });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

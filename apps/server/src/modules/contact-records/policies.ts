@@ -2,11 +2,23 @@
  * Policies and securities of a contact: the same five routes each (list, create, show, update, delete). A policy's
  * carrier must be one of the company's carriers. Money is integer cents. Changes land on the timeline.
  */
-import { Policy, PolicyBody, PolicyUpdateBody, Security, SecurityBody, SecurityUpdateBody } from '@harbor/shared';
+import {
+  NoContent,
+  Policy,
+  PolicyBody,
+  PolicyList,
+  PolicyParams,
+  PolicyUpdateBody,
+  Security,
+  SecurityBody,
+  SecurityList,
+  SecurityParams,
+  SecurityUpdateBody,
+} from '@harbor/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
@@ -95,6 +107,8 @@ interface RecordKind {
   singular: 'policy' | 'security';
   table: typeof policies | typeof securities;
   reply: z.ZodTypeAny;
+  list: z.ZodTypeAny;
+  params: typeof PolicyParams | typeof SecurityParams;
   create: z.ZodTypeAny;
   update: z.ZodTypeAny;
   columns: (db: Db, auth: AuthContext, body: never) => Promise<Record<string, unknown>>;
@@ -107,7 +121,7 @@ function crudRoutes(scope: FastifyInstance, k: RecordKind) {
   const table = k.table as typeof policies;
   const present = k.present as (db: Db, row: unknown) => Promise<unknown>;
   const columns = k.columns as (db: Db, auth: AuthContext, body: unknown) => Promise<Record<string, unknown>>;
-  const OneParams = ContactParams.extend({ [k.param]: z.coerce.number().int().positive() });
+  const OneParams = k.params;
   const oneId = (p: unknown) => (p as Record<string, number>)[k.param];
   const base = `/v1/contacts/:id/${k.path}`;
   const one = `${base}/:${k.param}`;
@@ -137,7 +151,7 @@ function crudRoutes(scope: FastifyInstance, k: RecordKind) {
         tags,
         summary: `List ${k.path}`,
         params: ContactParams,
-        response: { 200: z.object({ data: z.array(k.reply) }) },
+        response: { 200: k.list },
       },
     },
     async (req) => {
@@ -209,7 +223,7 @@ function crudRoutes(scope: FastifyInstance, k: RecordKind) {
 
   app.delete(
     one,
-    { config, schema: { tags, summary: `Delete a ${k.singular}`, params: OneParams } },
+    { config, schema: { tags, summary: `Delete a ${k.singular}`, params: OneParams, response: { 204: NoContent } } },
     async (req, reply) => {
       const auth = authOf(req);
       await db.transaction(async (t) => {
@@ -219,7 +233,7 @@ function crudRoutes(scope: FastifyInstance, k: RecordKind) {
         // The deleted record's values stay on the timeline.
         await event(t, auth, c.id, 'deleted', { id: current.id, snapshot: await present(t, current) });
       });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }
@@ -231,6 +245,8 @@ export function policyAndSecurityRoutes(scope: FastifyInstance) {
     singular: 'policy',
     table: policies,
     reply: Policy,
+    list: PolicyList,
+    params: PolicyParams,
     create: PolicyBody,
     update: PolicyUpdateBody,
     columns: policyColumns,
@@ -242,6 +258,8 @@ export function policyAndSecurityRoutes(scope: FastifyInstance) {
     singular: 'security',
     table: securities,
     reply: Security,
+    list: SecurityList,
+    params: SecurityParams,
     create: SecurityBody,
     update: SecurityUpdateBody,
     columns: securityColumns,

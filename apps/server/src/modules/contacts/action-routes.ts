@@ -6,19 +6,19 @@ import {
   ActivityInfoBody,
   ContactDetail,
   DataCaptureBody,
-  DataCaptureEntry,
+  DataCaptureReply,
   EmailValidation,
   LinkedContactBody,
   RxDetailsBody,
-  RxEntry,
-  TransferHistoryEntry,
+  RxDetailsReply,
+  TransferHistoryList,
   UpdateNoteBody,
 } from '@harbor/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { users } from '../../platform/db/schema.js';
@@ -219,10 +219,9 @@ export function contactActionRoutes(scope: FastifyInstance) {
   function documentRoutes<T>(
     kind: DocKind,
     field: 'data_captures' | 'rx_details',
-    entry: z.ZodType<T>,
+    reply: z.ZodType,
     body: z.ZodType<Record<string, T[]>>,
   ) {
-    const reply = z.object({ [field]: z.array(entry), updated_at: z.string().nullable() });
     const read = async (t: Db, c: ContactRow) => {
       const [doc] = await t
         .select()
@@ -284,8 +283,8 @@ export function contactActionRoutes(scope: FastifyInstance) {
       },
     );
   }
-  documentRoutes('data_capture', 'data_captures', DataCaptureEntry, DataCaptureBody);
-  documentRoutes('rx_details', 'rx_details', RxEntry, RxDetailsBody);
+  documentRoutes('data_capture', 'data_captures', DataCaptureReply, DataCaptureBody);
+  documentRoutes('rx_details', 'rx_details', RxDetailsReply, RxDetailsBody);
 
   app.get(
     '/v1/contacts/:id/transfer_history',
@@ -295,7 +294,7 @@ export function contactActionRoutes(scope: FastifyInstance) {
         tags,
         summary: 'Transfers that moved this contact, newest first',
         params: ContactParams,
-        response: { 200: z.object({ data: z.array(TransferHistoryEntry) }) },
+        response: { 200: TransferHistoryList },
       },
     },
     async (req) => {

@@ -5,6 +5,7 @@
 import {
   ContactDetail,
   ContactFields,
+  ContactParams,
   ContactQuickUpdateBody,
   CreateContactBody,
   ShowContactQuery,
@@ -13,7 +14,6 @@ import {
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { HttpError } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { findVisibleContact } from './access.js';
@@ -21,7 +21,7 @@ import { presentContact } from './detail-presenter.js';
 import { contacts } from './schema.js';
 import { createContact, updateContact } from './write.js';
 
-export const ContactParams = z.object({ id: z.string().regex(/^\d{1,15}$/, 'must be a contact number') });
+export { ContactParams };
 export const contactTenant = { param: 'id', resource: 'contact' } as const;
 const tags = ['contacts'];
 

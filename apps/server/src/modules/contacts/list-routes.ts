@@ -8,18 +8,23 @@ import {
   ContactCountReply,
   ContactListReply,
   ContactsScope,
+  ExportBody,
+  ExportParams,
   MAX_EXPORT_LIMIT,
   MergeBody,
   MergeReply,
   SELECT_FIRST_LAST_MAX,
   SelectedItemsBody,
   SelectedItemsReply,
-  TagInput,
+  SelectFirstLastBody,
+  SelectionBody,
+  UpdateGroupBody,
+  UpdateTagsGroupBody,
+  UpdateTagsSingleBody,
 } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Db } from '../../platform/db/client.js';
 import { invalid } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
@@ -32,12 +37,6 @@ import { fullScope, orderBySql, resolveScope, rowsOf } from './list-scope.js';
 import { mergeContacts } from './merge.js';
 import { countSelection, resolveSelection } from './selection.js';
 
-const SelectionFields = {
-  ids: z.array(z.coerce.number().int().positive()).max(MAX_EXPORT_LIMIT).optional(),
-  all: z.boolean().default(false),
-  contacts_scope: z.record(z.string(), z.unknown()).optional(),
-};
-const SelectionBody = z.object(SelectionFields);
 const tags = ['contacts'];
 
 export const contactsListModule: Module = {
@@ -110,11 +109,7 @@ export const contactsListModule: Module = {
         schema: {
           tags,
           summary: 'Ids of the first or last n contacts of the list in its order',
-          body: z.object({
-            contacts_scope: z.record(z.string(), z.unknown()).optional(),
-            select_n: z.coerce.number().int().positive(),
-            position: z.enum(['first', 'last']).default('first'),
-          }),
+          body: SelectFirstLastBody,
           response: { 200: SelectedItemsReply },
         },
       },
@@ -164,7 +159,7 @@ export const contactsListModule: Module = {
         schema: {
           tags,
           summary: 'Put a selection in a group (null: no group)',
-          body: z.object({ ...SelectionFields, group_id: z.coerce.number().int().positive().nullable() }),
+          body: UpdateGroupBody,
           response: { 200: BulkReply },
         },
       },
@@ -182,11 +177,7 @@ export const contactsListModule: Module = {
         schema: {
           tags,
           summary: 'Add tags to (or remove them from) a selection',
-          body: z.object({
-            ...SelectionFields,
-            tags: z.array(TagInput).min(1).max(50),
-            action: z.enum(['add', 'remove']).default('add'),
-          }),
+          body: UpdateTagsGroupBody,
           response: { 200: BulkReply },
         },
       },
@@ -209,7 +200,7 @@ export const contactsListModule: Module = {
         schema: {
           tags,
           summary: "Set one contact's tags",
-          body: z.object({ id: z.coerce.number().int().positive(), tags: z.array(TagInput).max(100) }),
+          body: UpdateTagsSingleBody,
           response: { 200: BulkReply },
         },
       },
@@ -243,9 +234,8 @@ export const contactsListModule: Module = {
         schema: {
           tags,
           summary: `Export a selection as CSV or XLSX (at most ${MAX_EXPORT_LIMIT} rows)`,
-          params: z.object({ format: z.enum(['csv', 'xlsx']) }),
-          // Chosen ids come in the list's order on screen when these say it (`all` uses its scope's order).
-          body: SelectionBody.extend({ order: z.enum(['ASC', 'DESC']).optional(), order_field: z.string().optional() }),
+          params: ExportParams,
+          body: ExportBody,
         },
       },
       async (req, reply) => {

@@ -1,20 +1,12 @@
+import { DevMail, DevMailList, IdParams } from '@harbor/shared';
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { devMails } from '../../integrations/mail/schema.js';
 import { browserTag } from '../../platform/http/csrf.js';
 import { HttpError, notFound } from '../../platform/http/errors.js';
 import type { Module } from '../types.js';
-
-const MailSummary = z.object({
-  id: z.number(),
-  to: z.string(),
-  from: z.string(),
-  subject: z.string(),
-  created_at: z.string(),
-});
 
 /**
  * Whether the development inbox exists at all: only with the local mail stand-in (no SMTP_URL), and only in
@@ -76,7 +68,7 @@ export const devModule: Module = {
         schema: {
           tags: ['dev'],
           summary: 'Development inbox (local machine only): the mail you may read',
-          response: { 200: z.object({ data: z.array(MailSummary) }) },
+          response: { 200: DevMailList },
         },
       },
       async (req) => {
@@ -94,8 +86,8 @@ export const devModule: Module = {
         schema: {
           tags: ['dev'],
           summary: 'One message of the development inbox',
-          params: z.object({ id: z.coerce.number().int().positive() }),
-          response: { 200: MailSummary.extend({ text: z.string().nullable(), html: z.string().nullable() }) },
+          params: IdParams,
+          response: { 200: DevMail },
         },
       },
       async (req) => {

@@ -17,6 +17,7 @@ import {
   CallLogsFilter,
   CallReply,
   DeviceToken,
+  EmptyBody,
   StartCallBody,
   StartCallReply,
   VOICE_NOT_CONFIGURED,
@@ -39,7 +40,6 @@ import { identityOf, startOutbound } from './start.js';
 
 const tags = ['dialer'];
 const config = { access: 'dialer.use', feature: 'dialer' } as const;
-const Empty = z.object({}).strict().optional();
 const active = sql`c.status in ('initiated', 'ringing', 'in-progress')`;
 
 export function registerDialerRoutes(scope: FastifyInstance, voice: VoicePort) {
@@ -105,7 +105,7 @@ export function registerDialerRoutes(scope: FastifyInstance, voice: VoicePort) {
       schema: {
         tags,
         summary: 'Live calls: mine and those of the people I reach',
-        body: Empty,
+        body: EmptyBody,
         response: { 200: CallList },
       },
     },
@@ -116,7 +116,7 @@ export function registerDialerRoutes(scope: FastifyInstance, voice: VoicePort) {
     '/v1/dialer/fetch_historical_calls',
     {
       config,
-      schema: { tags, summary: 'My recent calls (the Recent tab)', body: Empty, response: { 200: CallHistory } },
+      schema: { tags, summary: 'My recent calls (the Recent tab)', body: EmptyBody, response: { 200: CallHistory } },
     },
     async (req) => {
       const auth = authOf(req);

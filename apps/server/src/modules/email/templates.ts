@@ -14,6 +14,7 @@ import {
   EmailTemplateList,
   EmailTemplateListQuery,
   EmailTemplatePatch,
+  NoContent,
 } from '@harbor/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -229,7 +230,12 @@ export function templateRoutes(scope: FastifyInstance) {
     '/v1/admin/emails/:id',
     {
       config: adminById,
-      schema: { tags, summary: 'Delete an email template (messages sent with it keep their record)', params: Id },
+      schema: {
+        tags,
+        summary: 'Delete an email template (messages sent with it keep their record)',
+        params: Id,
+        response: { 204: NoContent },
+      },
     },
     async (req, reply) => {
       const auth = authOf(req);
@@ -238,7 +244,7 @@ export function templateRoutes(scope: FastifyInstance) {
         .update(emailTemplates)
         .set({ deletedAt: new Date(), updatedBy: auth.user.id })
         .where(sql`id = ${current.id}`);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 

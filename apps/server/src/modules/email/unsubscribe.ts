@@ -4,24 +4,16 @@
  * with `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058). The POST needs no session and no CSRF token
  * (a mail client makes it), is idempotent, and records the opt-out in the consent record at once.
  */
-import { UnsubscribeBody, UnsubscribeInfo } from '@harbor/shared';
+import { UnsubscribeBody, UnsubscribeInfo, UnsubscribeParams, UnsubscribeReply } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { notFound } from '../../platform/http/errors.js';
 import { recordConsent } from '../consent/index.js';
 import { rowsOf } from '../contacts/list-scope.js';
 import { readUnsubscribeToken } from './messages.js';
 
 const tags = ['unsubscribe'];
-const Params = z.object({
-  token: z
-    .string()
-    .min(10)
-    .max(400)
-    .regex(/^[A-Za-z0-9_.-]+$/),
-});
 const config = {
   access: 'public' as const,
   csrf: false,
@@ -69,7 +61,7 @@ export function unsubscribeRoutes(scope: FastifyInstance) {
       schema: {
         tags,
         summary: 'Whose emails an unsubscribe link stops (for its page)',
-        params: Params,
+        params: UnsubscribeParams,
         response: { 200: UnsubscribeInfo },
       },
     },
@@ -93,8 +85,8 @@ export function unsubscribeRoutes(scope: FastifyInstance) {
         tags,
         summary:
           'Unsubscribe: RFC 8058 one-click (List-Unsubscribe=One-Click: all email) or the page’s choice (scope agent or all)',
-        params: Params,
-        response: { 200: z.object({ unsubscribed: z.literal(true), scope: z.enum(['agent', 'all']) }) },
+        params: UnsubscribeParams,
+        response: { 200: UnsubscribeReply },
       },
     },
     async (req) => {

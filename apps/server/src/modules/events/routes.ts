@@ -6,6 +6,7 @@
  */
 import {
   CalendarEvent,
+  CalendarEventList,
   CalendarHistoryList,
   CalendarHistoryQuery,
   ContactEventsQuery,
@@ -14,6 +15,7 @@ import {
   EventList,
   EventsQuery,
   EventUpdateBody,
+  NoContent,
   toUsDate,
 } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
@@ -93,7 +95,7 @@ export const eventsModule: Module = {
           tags,
           summary: 'The events tied to one contact (internal contact id), newest first',
           querystring: ContactEventsQuery,
-          response: { 200: z.object({ data: z.array(CalendarEvent) }) },
+          response: { 200: CalendarEventList },
         },
       },
       async (req) => {
@@ -187,10 +189,10 @@ export const eventsModule: Module = {
 
     app.delete(
       '/v1/events/:id',
-      { config: byId, schema: { tags, summary: 'Delete an event', params: Id } },
+      { config: byId, schema: { tags, summary: 'Delete an event', params: Id, response: { 204: NoContent } } },
       async (req, reply) => {
         await deleteEvent(db, authOf(req), req.params.id);
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
   },

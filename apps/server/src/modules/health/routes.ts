@@ -4,22 +4,12 @@
  * sessions fail closed), and a load balancer must not take every process out for a shared outage; 503 `down` when
  * the database does not answer. See docs/decisions/health-and-redis-outage.md. Never rate limited.
  */
-import { SYSTEM_VERSION } from '@harbor/shared';
+import { Health, SYSTEM_VERSION } from '@harbor/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Module } from '../types.js';
 
 const DATABASE_TIMEOUT_MS = 2_000;
-
-const Health = z.object({
-  status: z.enum(['ok', 'degraded', 'down']),
-  version: z.string(),
-  database: z.enum(['pglite', 'postgres']),
-  database_status: z.enum(['up', 'down']),
-  /** 'none': no REDIS_URL, jobs and live fan-out are in-process. */
-  redis: z.enum(['up', 'down', 'none']),
-});
 
 export const healthModule: Module = {
   name: 'health',

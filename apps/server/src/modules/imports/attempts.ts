@@ -4,7 +4,16 @@
  * failed attempt, and whether the workers are busy.
  */
 import fs from 'node:fs/promises';
-import { ErrorBody, ImportAttempt, ImportAttemptList, ImportAttemptsQuery, WorkersStatus } from '@harbor/shared';
+import {
+  DeleteAttemptBody,
+  DeleteAttemptQuery,
+  DeleteAttemptReply,
+  ErrorBody,
+  ImportAttempt,
+  ImportAttemptList,
+  ImportAttemptsQuery,
+  WorkersStatus,
+} from '@harbor/shared';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -98,10 +107,10 @@ export function registerAttemptRoutes(scope: FastifyInstance) {
         tags,
         summary: 'Delete an import attempt; remove_contacts=true also removes (soft) the contacts it created',
         params: IdParams,
-        querystring: z.object({ remove_contacts: z.enum(['true', 'false', '1', '0']).optional() }),
-        body: z.object({ remove_contacts: z.boolean().optional() }).nullish(),
+        querystring: DeleteAttemptQuery,
+        body: DeleteAttemptBody,
         response: {
-          200: z.object({ deleted: z.literal(true), contacts_removed: z.number() }),
+          200: DeleteAttemptReply,
           401: ErrorBody,
           403: ErrorBody,
           404: ErrorBody,

@@ -3,11 +3,19 @@
  * clients_uploader) and the ZIP attachments (import_attachments, attachments_leads_uploader).
  */
 import fs from 'node:fs/promises';
-import { AttachmentsReport, ErrorBody, ImportAttempt, type ImportForm, ImportPreview } from '@harbor/shared';
+import {
+  AttachmentsReply,
+  AttachmentsUploadForm,
+  ErrorBody,
+  ImportAttempt,
+  type ImportForm,
+  ImportPreview,
+  ImportUploadForm,
+} from '@harbor/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { authOf } from '../../platform/http/pipeline.js';
 import { attachByFileName } from './attachments.js';
 import { IMPORT_JOB } from './job.js';
@@ -49,6 +57,7 @@ export function registerUploadRoutes(scope: FastifyInstance) {
         tags,
         summary: 'Preview an import: columns matched, rows to create, update and skip, invalid rows with reasons',
         consumes: ['multipart/form-data'],
+        multipart: ImportUploadForm,
         response: { 200: ImportPreview, ...errors },
       },
     },
@@ -131,7 +140,13 @@ export function registerUploadRoutes(scope: FastifyInstance) {
       url,
       {
         config: { access: 'imports.use' },
-        schema: { tags, summary, consumes: ['multipart/form-data'], response: { 202: ImportAttempt, ...errors } },
+        schema: {
+          tags,
+          summary,
+          consumes: ['multipart/form-data'],
+          multipart: ImportUploadForm,
+          response: { 202: ImportAttempt, ...errors },
+        },
       },
       async (req, reply) => startImport(req, reply, forced, zip),
     );
@@ -157,7 +172,8 @@ export function registerUploadRoutes(scope: FastifyInstance) {
         tags,
         summary: 'Attach the files of a ZIP to the contacts their names give (contact number, email or phone)',
         consumes: ['multipart/form-data'],
-        response: { 200: z.object({ attempt: ImportAttempt, ...AttachmentsReport.shape }), ...errors },
+        multipart: AttachmentsUploadForm,
+        response: { 200: AttachmentsReply, ...errors },
       },
     },
     async (req) => {

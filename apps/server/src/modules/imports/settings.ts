@@ -1,5 +1,5 @@
 /** Saved import mappings (import settings): each person's own, by name. */
-import { ErrorBody, ImportSetting, ImportSettingBody } from '@harbor/shared';
+import { ErrorBody, ImportSetting, ImportSettingBody, ImportSettingList } from '@harbor/shared';
 import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,7 +22,7 @@ export function registerSettingRoutes(scope: FastifyInstance) {
       schema: {
         tags,
         summary: 'My saved import settings',
-        response: { 200: z.object({ data: z.array(ImportSetting) }), 401: ErrorBody, 403: ErrorBody },
+        response: { 200: ImportSettingList, 401: ErrorBody, 403: ErrorBody },
       },
     },
     async (req) => {

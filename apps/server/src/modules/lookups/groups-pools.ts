@@ -3,11 +3,10 @@
  * set to null in one statement) and each gets a timeline event (docs/decisions/deleting-groups-and-pools.md).
  * Pools decide visibility (holders see their contacts), so only admins manage them; non-admins see the pools they hold.
  */
-import { Group, GroupBody, Pool, PoolBody, PoolUpdateBody } from '@harbor/shared';
+import { Group, GroupBody, GroupList, NoContent, Pool, PoolBody, PoolList, PoolUpdateBody } from '@harbor/shared';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { users } from '../../platform/db/schema.js';
@@ -83,7 +82,7 @@ export function groupAndPoolRoutes(scope: FastifyInstance) {
     '/v1/groups',
     {
       config: { access: 'contacts.use' },
-      schema: { tags: gTags, summary: 'Contact groups', response: { 200: z.object({ data: z.array(Group) }) } },
+      schema: { tags: gTags, summary: 'Contact groups', response: { 200: GroupList } },
     },
     async (req) => {
       const rows = await db
@@ -140,7 +139,12 @@ export function groupAndPoolRoutes(scope: FastifyInstance) {
     '/v1/groups/:id',
     {
       config: { access: 'groups.manage', tenant: groupTenant },
-      schema: { tags: gTags, summary: 'Delete a group (its contacts stay, without a group)', params: IdParams },
+      schema: {
+        tags: gTags,
+        summary: 'Delete a group (its contacts stay, without a group)',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
     },
     async (req, reply) => {
       const auth = authOf(req);
@@ -149,7 +153,7 @@ export function groupAndPoolRoutes(scope: FastifyInstance) {
         await detachContacts(t, auth, 'group_id', g.id, g.name);
         await t.delete(groups).where(eq(groups.id, g.id));
       });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
@@ -192,7 +196,7 @@ export function groupAndPoolRoutes(scope: FastifyInstance) {
       schema: {
         tags: pTags,
         summary: 'Pools (admins: all; others: the pools they hold)',
-        response: { 200: z.object({ data: z.array(Pool) }) },
+        response: { 200: PoolList },
       },
     },
     async (req) => ({
@@ -262,7 +266,12 @@ export function groupAndPoolRoutes(scope: FastifyInstance) {
     '/v1/pools/:id',
     {
       config: { access: 'pools.manage', tenant: poolTenant },
-      schema: { tags: pTags, summary: 'Delete a pool (its contacts stay with their owners)', params: IdParams },
+      schema: {
+        tags: pTags,
+        summary: 'Delete a pool (its contacts stay with their owners)',
+        params: IdParams,
+        response: { 204: NoContent },
+      },
     },
     async (req, reply) => {
       const auth = authOf(req);
@@ -271,7 +280,7 @@ export function groupAndPoolRoutes(scope: FastifyInstance) {
         await detachContacts(t, auth, 'pool_id', p.id, p.name);
         await t.delete(pools).where(eq(pools.id, p.id));
       });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

@@ -1,16 +1,21 @@
 /** The read-only lookups every signed-in user's pickers need (`lookups` area), active rows only. */
-import { AgentflowStatusesReply, ApiVendor, Carrier, CarriersQuery, Source, Status } from '@harbor/shared';
+import {
+  AgentflowStatusesReply,
+  ApiVendorList,
+  CarrierList,
+  CarriersQuery,
+  SourceList,
+  StatusList,
+} from '@harbor/shared';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { authOf } from '../../platform/http/pipeline.js';
 import { presentCarrier, presentSource, presentStatus } from './admin-lookups.js';
 import { agentflowTree } from './presenters.js';
 import { apiVendors, carriers, sources, statuses } from './schema.js';
 
 const tags = ['lookups'];
-const list = <T extends z.ZodTypeAny>(item: T) => ({ 200: z.object({ data: z.array(item) }) });
 
 export function lookupRoutes(scope: FastifyInstance) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
@@ -19,7 +24,7 @@ export function lookupRoutes(scope: FastifyInstance) {
 
   app.get(
     '/v1/statuses',
-    { config, schema: { tags, summary: 'Contact statuses', response: list(Status) } },
+    { config, schema: { tags, summary: 'Contact statuses', response: { 200: StatusList } } },
     async (req) => {
       const rows = await db
         .select()
@@ -38,7 +43,7 @@ export function lookupRoutes(scope: FastifyInstance) {
 
   app.get(
     '/v1/sources',
-    { config, schema: { tags, summary: 'Contact sources', response: list(Source) } },
+    { config, schema: { tags, summary: 'Contact sources', response: { 200: SourceList } } },
     async (req) => {
       const rows = await db
         .select()
@@ -53,7 +58,7 @@ export function lookupRoutes(scope: FastifyInstance) {
     '/v1/api_vendors',
     {
       config: { access: 'api_vendors.view' },
-      schema: { tags, summary: 'Lead (API) vendors', response: list(ApiVendor) },
+      schema: { tags, summary: 'Lead (API) vendors', response: { 200: ApiVendorList } },
     },
     async (req) => {
       const rows = await db
@@ -71,7 +76,12 @@ export function lookupRoutes(scope: FastifyInstance) {
     '/v1/carriers',
     {
       config,
-      schema: { tags, summary: 'Carriers, optionally matching q', querystring: CarriersQuery, response: list(Carrier) },
+      schema: {
+        tags,
+        summary: 'Carriers, optionally matching q',
+        querystring: CarriersQuery,
+        response: { 200: CarrierList },
+      },
     },
     async (req) => {
       const q = req.query.q?.toLowerCase();

@@ -3,7 +3,7 @@
  * `office_locations` of the current user); admins manage them under /v1/admin/office_locations (update by PUT), a
  * CRUD set of platform/http/crud.ts. Removing an office is a soft delete that leaves its people without an office.
  */
-import { OfficeLocation, OfficeLocationBody, OfficeLocationList, Paging } from '@harbor/shared';
+import { OfficeLocation, OfficeLocationBody, OfficeLocationCrud, OfficeLocationList, Paging } from '@harbor/shared';
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -60,6 +60,7 @@ export const officeLocationsModule: Module = {
       table: officeLocations,
       body: OfficeLocationBody,
       reply: OfficeLocation,
+      schemas: OfficeLocationCrud,
       present: presentOfficeLocation,
       columns: (b) => values(b as Body),
       update: 'put',

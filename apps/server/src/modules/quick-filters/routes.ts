@@ -3,11 +3,17 @@
  * state (scope, columns); only its owner sees it. Another company's id is 404 through the tenant guard, another
  * user's of the same company is 404 here.
  */
-import { QuickFilter, QuickFilterBody } from '@harbor/shared';
+import {
+  IdParams as Id,
+  NoContent,
+  QuickFilter,
+  QuickFilterBody,
+  QuickFilterChange,
+  QuickFilterList,
+} from '@harbor/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
@@ -24,7 +30,6 @@ const present = (r: Row): QuickFilter => ({
   data: r.data,
   created_at: r.createdAt.toISOString(),
 });
-const Id = z.object({ id: z.coerce.number().int().positive() });
 const tags = ['users'];
 
 export const quickFiltersModule: Module = {
@@ -40,7 +45,7 @@ export const quickFiltersModule: Module = {
 
     app.get(
       '/v1/users/quick_filters',
-      { config, schema: { tags, summary: 'My saved quick filters', response: { 200: z.array(QuickFilter) } } },
+      { config, schema: { tags, summary: 'My saved quick filters', response: { 200: QuickFilterList } } },
       async (req) => {
         const auth = authOf(req);
         const rows = await db
@@ -96,16 +101,7 @@ export const quickFiltersModule: Module = {
           tags,
           summary: 'Rename or change a quick filter',
           params: Id,
-          body: z
-            .strictObject({
-              name: QuickFilterBody.shape.name.optional(),
-              data: z.record(z.string(), z.unknown()).optional(),
-            })
-            // An empty change would be an UPDATE with nothing to set.
-            .refine((b) => b.name !== undefined || b.data !== undefined, {
-              message: 'Give a name or data to change',
-              path: ['name'],
-            }),
+          body: QuickFilterChange,
           response: { 200: QuickFilter },
         },
       },
@@ -123,14 +119,14 @@ export const quickFiltersModule: Module = {
 
     app.delete(
       '/v1/users/quick_filters/:id',
-      { config: byId, schema: { tags, summary: 'Delete a quick filter', params: Id } },
+      { config: byId, schema: { tags, summary: 'Delete a quick filter', params: Id, response: { 204: NoContent } } },
       async (req, reply) => {
         const [row] = await db
           .delete(quickFilters)
           .where(mine(authOf(req), req.params.id))
           .returning();
         if (!row) throw notFound('quick_filter');
-        return reply.code(204).send();
+        return reply.code(204).send(null);
       },
     );
   },

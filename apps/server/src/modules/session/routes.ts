@@ -1,10 +1,18 @@
 /** The `session` area of routes.md: sign in (password, then one-time code), sign out, password reset, profile. */
 
-import { CurrentUser, LoginBody, OtpStepReply, ResetByTokenBody, ResetInstructionsBody } from '@harbor/shared';
+import {
+  CurrentUser,
+  LoginBody,
+  LoginReply,
+  MessageReply,
+  NoContent,
+  ResetByTokenBody,
+  ResetInstructionsBody,
+  SignedInReply,
+} from '@harbor/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { buildAuthContext } from '../../platform/auth/context.js';
 import type { LoginStackEntry } from '../../platform/auth/schema.js';
 import { cookieOptions, createSession, endSession, SESSION_COOKIE } from '../../platform/auth/sessions.js';
@@ -30,7 +38,6 @@ import { assertNotThrottled, clearAddressFailures, needsEmailStepUp } from './th
 
 const SIGN_IN_RULE = { name: 'sign_in', max: 60, windowMs: 60_000 };
 const RESET_RULE = { name: 'password_reset', max: 10, windowMs: 60_000 };
-const Message = z.object({ message: z.string() });
 
 export const sessionModule: Module = {
   name: 'session',
@@ -48,7 +55,7 @@ export const sessionModule: Module = {
           tags: ['session'],
           summary: 'Sign in: {email, password} (username accepted), then {otp_code} when two-factor is on',
           body: LoginBody,
-          response: { 200: z.union([z.object({ user: CurrentUser }), OtpStepReply]) },
+          response: { 200: LoginReply },
         },
       },
       async (req, reply) => {
@@ -107,7 +114,7 @@ export const sessionModule: Module = {
         schema: {
           tags: ['session'],
           summary: 'Sign out; while impersonating, return to the previous user (one login-stack entry)',
-          response: { 200: z.object({ user: CurrentUser }), 204: z.null() },
+          response: { 200: SignedInReply, 204: NoContent },
         },
       },
       async (req, reply) => {
@@ -160,7 +167,7 @@ export const sessionModule: Module = {
           tags: ['session'],
           summary: 'Email a single-use reset link; the answer never tells whether the email exists',
           body: ResetInstructionsBody,
-          response: { 200: Message },
+          response: { 200: MessageReply },
         },
       },
       async (req) => {
@@ -177,7 +184,7 @@ export const sessionModule: Module = {
           tags: ['session'],
           summary: 'Set a new password with the emailed token (single use, expires after an hour)',
           body: ResetByTokenBody,
-          response: { 200: Message },
+          response: { 200: MessageReply },
         },
       },
       async (req) => {

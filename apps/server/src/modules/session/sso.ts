@@ -4,7 +4,7 @@
  * exchanged and the ID token checked by the SSO port); POST /sso-logout receives back-channel logout tokens and
  * ends the matching sessions. Errors carry the spec's kinds as their field: { errors: { invalid_state: [...] } }.
  */
-import { CurrentUser, OtpStepReply, resolveFeatures, SsoBody, SsoStartReply } from '@harbor/shared';
+import { resolveFeatures, SsoBody, SsoReply } from '@harbor/shared';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -158,7 +158,7 @@ export function ssoRoutes(scope: FastifyInstance) {
         tags: ['session'],
         summary: 'Single sign-on: {domain_name} starts, the callback page posts the provider answer to finish',
         body: SsoBody,
-        response: { 200: z.union([SsoStartReply, z.object({ user: CurrentUser }), OtpStepReply]) },
+        response: { 200: SsoReply },
       },
     },
     async (req, reply) => {

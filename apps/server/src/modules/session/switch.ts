@@ -2,10 +2,9 @@
  * POST /v1/sessions/{id}: session switch (admin impersonation), then the browser goes to /. `{id}` is the user to
  * switch to: docs/decisions/session-switch.md. Same rules as POST /v1/admin/users/{id}/login.
  */
-import { CurrentUser, SwitchSessionBody } from '@harbor/shared';
+import { IdParams, SignedInReply, SwitchSessionRequest } from '@harbor/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { authOf } from '../../platform/http/pipeline.js';
 import { targetInReach } from '../admin/users/policy.js';
 import { startImpersonation } from './impersonate.js';
@@ -18,9 +17,9 @@ export function switchSessionRoute(scope: FastifyInstance) {
       schema: {
         tags: ['session'],
         summary: 'Switch the session to user {id} (impersonation); DELETE /v1/sessions returns',
-        params: z.object({ id: z.coerce.number().int().positive() }),
-        body: SwitchSessionBody.optional(),
-        response: { 200: z.object({ user: CurrentUser }) },
+        params: IdParams,
+        body: SwitchSessionRequest,
+        response: { 200: SignedInReply },
       },
     },
     async (req, reply) => {

@@ -7,6 +7,8 @@
  */
 import {
   Broadcast,
+  BulkVerificationBody,
+  BulkVerificationReply,
   formatUsd,
   removalReasonLabel,
   SendBroadcastSmsBody,
@@ -22,7 +24,6 @@ import {
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { storedPhone, toE164 } from '../../integrations/twilio/messaging.js';
 import type { AuthContext } from '../../platform/auth/context.js';
 import { HttpError, invalid, notFound } from '../../platform/http/errors.js';
@@ -265,16 +266,8 @@ export function bulkRoutes(scope: FastifyInstance) {
         tags,
         summary:
           'Look up the line type of a selection’s numbers not known yet, each paid from the wallet (as many as it pays for)',
-        body: SmsBroadcastPreviewBody.omit({ message: true }),
-        response: {
-          200: z.object({
-            looked_up: z.number(),
-            /** Numbers left without a lookup because the wallet ran out (0: all done). */
-            not_paid: z.number(),
-            cost: z.number(),
-            cost_label: z.string(),
-          }),
-        },
+        body: BulkVerificationBody,
+        response: { 200: BulkVerificationReply },
       },
     },
     async (req) => {

@@ -2,27 +2,11 @@
  * "Be the phone" (development and the embedded demo, with the loopback carrier, from the machine itself): what the
  * carrier delivered to a number, and a reply from it, which arrives as a signed inbound webhook like a real one.
  */
-import { normalizePhone } from '@harbor/shared';
+import { DevPhone, DevPhoneList, DevPhoneQuery, DevPhoneReplyBody, DevPhoneReplyReply } from '@harbor/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { HttpError, invalid } from '../../platform/http/errors.js';
 import { devInboxEnabled, isLocal } from '../dev/routes.js';
-
-const Entry = z.object({
-  sid: z.string(),
-  direction: z.enum(['to_phone', 'from_phone']),
-  business: z.string(),
-  body: z.string(),
-  media: z.array(z.string()),
-  at: z.string(),
-  status: z.string(),
-});
-const Phone = z.string().transform((v, ctx) => {
-  const p = normalizePhone(v);
-  if (!p) ctx.addIssue({ code: 'custom', message: 'is not a valid phone number' });
-  return p ?? '';
-});
 
 export function devPhoneRoutes(scope: FastifyInstance) {
   const carrier = scope.deps.messaging.carrier;
@@ -40,7 +24,7 @@ export function devPhoneRoutes(scope: FastifyInstance) {
       schema: {
         tags: ['dev'],
         summary: 'Phones the loopback carrier has delivered to (development)',
-        response: { 200: z.object({ data: z.array(z.object({ number: z.string(), last: Entry })) }) },
+        response: { 200: DevPhoneList },
       },
     },
     async (req) => {
@@ -61,8 +45,8 @@ export function devPhoneRoutes(scope: FastifyInstance) {
       schema: {
         tags: ['dev'],
         summary: 'What one phone received and sent (development)',
-        querystring: z.object({ number: Phone }),
-        response: { 200: z.object({ number: z.string(), entries: z.array(Entry) }) },
+        querystring: DevPhoneQuery,
+        response: { 200: DevPhone },
       },
     },
     async (req) => {
@@ -81,8 +65,8 @@ export function devPhoneRoutes(scope: FastifyInstance) {
       schema: {
         tags: ['dev'],
         summary: 'Reply from a phone to a business number (development)',
-        body: z.strictObject({ from: Phone, to: Phone, body: z.string().trim().min(1).max(1600) }),
-        response: { 201: z.object({ sid: z.string() }) },
+        body: DevPhoneReplyBody,
+        response: { 201: DevPhoneReplyReply },
       },
     },
     async (req, reply) => {

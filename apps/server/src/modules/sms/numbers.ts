@@ -5,11 +5,19 @@
  * 10DLC campaign: a number's registration status is kept and refreshed from the carrier while pending, and a number
  * without an approved campaign does not send.
  */
-import { NumberPurchaseBody, NumberSearchQuery, NumberSearchResult, SmsNumber, USAGE_PRICES } from '@harbor/shared';
+import {
+  AdminSmsNumberPage,
+  AdminSmsNumbersQuery,
+  NumberPurchaseBody,
+  NumberSearchQuery,
+  NumberSearchResult,
+  SmsNumber,
+  SmsNumberList,
+  USAGE_PRICES,
+} from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { storedPhone, toE164 } from '../../integrations/twilio/messaging.js';
 import type { Deps } from '../../platform/deps.js';
 import { HttpError, invalid } from '../../platform/http/errors.js';
@@ -173,7 +181,7 @@ export function numberRoutes(scope: FastifyInstance) {
       schema: {
         tags: ['sms'],
         summary: 'My numbers and the company’s shared ones, with their registration',
-        response: { 200: z.object({ data: z.array(SmsNumber) }) },
+        response: { 200: SmsNumberList },
       },
     },
     async (req) => {
@@ -195,20 +203,9 @@ export function numberRoutes(scope: FastifyInstance) {
       schema: {
         tags: ['sms-admin'],
         summary: 'The company’s numbers, whose they are, and their A2P 10DLC registration',
-        querystring: z.object({
-          page: z.coerce.number().int().min(1).max(100_000).default(1),
-          limit: z.coerce.number().int().min(1).max(100).default(25),
-        }),
+        querystring: AdminSmsNumbersQuery,
         response: {
-          200: z.object({
-            data: z.array(SmsNumber),
-            meta: z.object({
-              current_page: z.number(),
-              limit: z.number(),
-              total_count: z.number(),
-              total_pages: z.number(),
-            }),
-          }),
+          200: AdminSmsNumberPage,
         },
       },
     },

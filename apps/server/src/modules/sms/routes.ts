@@ -4,11 +4,14 @@
  * Every route is behind the SMS feature gate (spec §6: non-basic, wallet on, active premium Max Plus).
  */
 import {
+  ConversationReply,
   FetchConversationsBody,
   FetchMessagesBody,
   type LineType,
   ReadConversationBody,
+  SendMessageForm,
   ShowConversation,
+  ShowConversationQuery,
   SmsConversation,
   SmsConversationList,
   SmsMessage,
@@ -18,7 +21,6 @@ import {
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
@@ -158,7 +160,7 @@ export function conversationRoutes(scope: FastifyInstance) {
       schema: {
         tags,
         summary: 'One conversation: the contact, whether they can be texted now, the latest texts',
-        querystring: z.object({ contact_id: z.coerce.number().int().positive() }),
+        querystring: ShowConversationQuery,
         response: { 200: ShowConversation },
       },
     },
@@ -212,6 +214,7 @@ export function conversationRoutes(scope: FastifyInstance) {
         tags,
         summary: 'Text a contact (multipart: contact_id, message_to, message_content, campaign_trigger_id?, file, mms)',
         consumes: ['multipart/form-data', 'application/json'],
+        multipart: SendMessageForm,
         response: { 201: SmsMessage },
       },
     },
@@ -244,7 +247,7 @@ export function conversationRoutes(scope: FastifyInstance) {
         tags,
         summary: "Record a contact's texting consent (or settle a flagged reply)",
         body: UpdatePermissionBody,
-        response: { 200: ShowConversation.shape.conversation },
+        response: { 200: ConversationReply },
       },
     },
     async (req) => {

@@ -12,11 +12,15 @@ import {
   PhoneVerificationList,
   PhoneVerificationsQuery,
   USAGE_PRICES,
+  VerificationBulkReply,
+  VerificationIdsBody,
+  VerificationQuote,
+  VerifySingleBody,
 } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { storedPhone, toE164 } from '../../integrations/twilio/messaging.js';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Deps } from '../../platform/deps.js';
@@ -30,10 +34,6 @@ import { lineTypeOf } from './send.js';
 
 const tags = ['sms'];
 const config = { access: 'sms.use', feature: 'sms_feature' } as const;
-const Ids = z.strictObject({ contact_ids: z.array(z.number().int().positive()).min(1).max(1000) });
-const Counts = z.object(
-  Object.fromEntries(LINE_TYPES.map((t) => [t, z.number()])) as Record<(typeof LINE_TYPES)[number], z.ZodNumber>,
-);
 
 const select = sql`select v.*, k.id as k_id, trim(k.first_name || ' ' || k.last_name) as k_name
   from phone_verifications v left join contacts k on k.id = v.contact_id`;
@@ -127,10 +127,7 @@ export function verificationRoutes(scope: FastifyInstance) {
       schema: {
         tags,
         summary: 'Is this number a mobile? (one lookup, paid from the wallet unless known)',
-        body: z.strictObject({
-          phone: z.string().trim().min(9).max(20),
-          contact_id: z.number().int().positive().optional(),
-        }),
+        body: VerifySingleBody,
         response: { 200: PhoneVerification },
       },
     },
@@ -164,9 +161,9 @@ export function verificationRoutes(scope: FastifyInstance) {
       schema: {
         tags,
         summary: 'What validating these contacts costs: numbers needing a lookup, price, balance',
-        body: Ids,
+        body: VerificationIdsBody,
         response: {
-          200: z.object({ numbers: z.number(), cost: z.number(), cost_label: z.string(), affordable: z.boolean() }),
+          200: VerificationQuote,
         },
       },
     },
@@ -186,8 +183,8 @@ export function verificationRoutes(scope: FastifyInstance) {
       schema: {
         tags,
         summary: 'Validate the numbers of these contacts (paid per lookup); counts by line type',
-        body: Ids,
-        response: { 200: z.object({ looked_up: z.number(), counts: Counts }) },
+        body: VerificationIdsBody,
+        response: { 200: VerificationBulkReply },
       },
     },
     async (req) => {

@@ -1,9 +1,8 @@
 /** The `tags` area: PATCH /v1/tags lists (search, paging), POST /v1/tags creates (name unique per company). */
-import { ListMeta, Tag, TagBody, TagsListBody } from '@harbor/shared';
+import { Tag, TagBody, TagPage, TagsListBody } from '@harbor/shared';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { invalid } from '../../platform/http/errors.js';
 import { pageMeta, pageOffset } from '../../platform/http/paging.js';
 import { authOf } from '../../platform/http/pipeline.js';
@@ -26,7 +25,7 @@ export const tagsModule: Module = {
           tags: ['tags'],
           summary: 'List tags (search by name fragment), with how many contacts carry each',
           body: TagsListBody,
-          response: { 200: z.object({ data: z.array(Tag), meta: ListMeta }) },
+          response: { 200: TagPage },
         },
       },
       async (req) => {

@@ -4,18 +4,22 @@
  * the attempts they or their downline started.
  */
 import {
-  MAX_TRANSFER_LIMIT,
+  IdParams,
   ownValue,
+  RevertTransferBody,
   TRANSFER_DETAIL_PAGE_SIZE,
-  TRANSFER_PAGE_SIZE,
   TransferAttempt,
   TransferAttemptList,
+  TransferAttemptsQuery,
+  TransferGroupBody,
   TransferLogList,
+  TransferLogsQuery,
+  TransferStatus,
+  UpdateTransferGroupBody,
 } from '@harbor/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
 import { pageMeta, pageOffset } from '../../platform/http/paging.js';
@@ -72,17 +76,7 @@ function present(r: Raw): TransferAttempt {
   };
 }
 
-const Id = z.object({ id: z.coerce.number().int().positive() });
 const tags = ['transfers'];
-const SelectionFields = {
-  // The spec's own limit answers before anything else (and the body limit leaves room for it: body-limit.ts).
-  ids: z
-    .array(z.coerce.number().int().positive())
-    .max(MAX_TRANSFER_LIMIT, `at most ${MAX_TRANSFER_LIMIT} contacts can be transferred at once`)
-    .optional(),
-  all: z.boolean().default(false),
-  contacts_scope: z.record(z.string(), z.unknown()).optional(),
-};
 
 export const transfersModule: Module = {
   name: 'transfers',
@@ -110,11 +104,7 @@ export const transfersModule: Module = {
         schema: {
           tags,
           summary: 'Transfer a selection to an agent or a pool (a job; answers the transfer attempt)',
-          body: z.object({
-            ...SelectionFields,
-            to_user_id: z.coerce.number().int().positive().nullish(),
-            to_pool_id: z.coerce.number().int().positive().nullish(),
-          }),
+          body: TransferGroupBody,
           response: { 202: TransferAttempt },
         },
       },
@@ -136,7 +126,7 @@ export const transfersModule: Module = {
         schema: {
           tags,
           summary: 'Resume a failed transfer from where it stopped',
-          body: z.object({ transfer_attempt_id: z.coerce.number().int().positive() }),
+          body: UpdateTransferGroupBody,
           response: { 202: TransferAttempt },
         },
       },
@@ -157,17 +147,7 @@ export const transfersModule: Module = {
         schema: {
           tags,
           summary: 'Transfer attempts (15 a page)',
-          querystring: z.object({
-            limit: z.coerce.number().int().min(1).max(100).default(TRANSFER_PAGE_SIZE),
-            page: z.coerce.number().int().min(1).default(1),
-            order_field: z.string().default('id'),
-            order: z
-              .string()
-              .toUpperCase()
-              .pipe(z.enum(['ASC', 'DESC']))
-              .default('DESC'),
-            q: z.string().max(100).optional(),
-          }),
+          querystring: TransferAttemptsQuery,
           response: { 200: TransferAttemptList },
         },
       },
@@ -200,7 +180,7 @@ export const transfersModule: Module = {
       '/v1/contacts/transfer_attempts/:id',
       {
         config: byId,
-        schema: { tags, summary: 'One transfer attempt', params: Id, response: { 200: TransferAttempt } },
+        schema: { tags, summary: 'One transfer attempt', params: IdParams, response: { 200: TransferAttempt } },
       },
       async (req) => present(await load(authOf(req), req.params.id)),
     );
@@ -212,17 +192,9 @@ export const transfersModule: Module = {
         schema: {
           tags,
           summary: 'Progress of a transfer attempt',
-          params: Id,
+          params: IdParams,
           response: {
-            200: z.object({
-              id: z.number(),
-              status: z.string(),
-              reverted: z.boolean(),
-              reverting: z.boolean(),
-              processed: z.number(),
-              total: z.number(),
-              error: z.string().nullable(),
-            }),
+            200: TransferStatus,
           },
         },
       },
@@ -247,8 +219,8 @@ export const transfersModule: Module = {
         schema: {
           tags,
           summary: 'The contacts of a transfer attempt (50 a page)',
-          params: Id,
-          querystring: z.object({ page: z.coerce.number().int().min(1).default(1) }),
+          params: IdParams,
+          querystring: TransferLogsQuery,
           response: { 200: TransferLogList },
         },
       },
@@ -293,8 +265,8 @@ export const transfersModule: Module = {
     const revertSchema = {
       tags,
       summary: 'Revert a transfer: every contact back to its previous owner (a job; marks the attempt reverted)',
-      params: Id,
-      body: z.object({ revert: z.boolean().default(true) }).optional(),
+      params: IdParams,
+      body: RevertTransferBody,
       response: { 202: TransferAttempt },
     };
     app.patch('/v1/contacts/transfer_attempts/:id', { config: byId, schema: revertSchema }, async (req, reply) =>

@@ -6,6 +6,7 @@
 import {
   Plan,
   PlanBody,
+  PlanCrud,
   type PlanList,
   type PlanListQuery,
   PlanListQuery as PlanListQuerySchema,
@@ -75,6 +76,7 @@ export function registerPlanAdmin(scope: FastifyInstance, tenants: TenantRegistr
     table: usagePlans,
     body: PlanBody,
     reply: Plan,
+    schemas: PlanCrud,
     present: presentPlan,
     live,
     listQuery: {

@@ -8,6 +8,7 @@ import {
   CancelBody,
   CancelReply,
   can,
+  IdParams as IdParam,
   Licence,
   LicenceList,
   LicenceListQuery,
@@ -31,7 +32,6 @@ import {
 } from '@harbor/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Deps } from '../../platform/deps.js';
 import { invalid } from '../../platform/http/errors.js';
@@ -54,8 +54,6 @@ import {
   setAutoRenew,
 } from './subscriptions.js';
 import { usageSummary } from './usage.js';
-
-export const IdParam = z.object({ id: z.coerce.number().int().positive() });
 
 /** The payment method is one the caller may use (wallet on; the company wallet for admins). */
 export function assertPaymentMethod(auth: AuthContext, method: string) {

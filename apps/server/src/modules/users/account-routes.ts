@@ -14,7 +14,8 @@ import {
   SignupBody,
   UpdateAccountBody,
   UpdateDashboardBody,
-  UpdateProfileBody,
+  UpdateProfileForm,
+  UpdateProfileRequest,
   UpdateWebpageBody,
   type Variant,
 } from '@harbor/shared';
@@ -67,7 +68,8 @@ export function accountRoutes(scope: FastifyInstance) {
         summary: `Names, about me, position title, office; as multipart/form-data also the files personal_photo and logo (PNG, JPEG, GIF or WebP, at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB each)`,
         consumes: ['application/json', 'multipart/form-data'],
         // Optional because a multipart request carries its fields as parts, checked by readProfileMultipart.
-        body: UpdateProfileBody.nullish(),
+        body: UpdateProfileRequest,
+        multipart: UpdateProfileForm,
         response: Me,
       },
     },

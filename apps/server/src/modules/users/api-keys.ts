@@ -5,7 +5,7 @@
  * impersonating, so an impersonation cannot outlive its session through a credential planted in the user's name, and
  * refused to API keys, so a key cannot mint its successors.
  */
-import { ApiKey, ApiKeyBody, ApiKeyWithToken } from '@harbor/shared';
+import { ApiKey, ApiKeyBody, ApiKeyList, ApiKeyWithToken } from '@harbor/shared';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -41,7 +41,7 @@ export function apiKeyRoutes(scope: FastifyInstance) {
       schema: {
         tags,
         summary: 'Your API keys (never their tokens)',
-        response: { 200: z.object({ data: z.array(ApiKey) }) },
+        response: { 200: ApiKeyList },
       },
     },
     async (req) => ({ data: await listApiKeys(db, authOf(req).user.id) }),

@@ -7,6 +7,7 @@ import multipart from '@fastify/multipart';
 import {
   CurrentUser,
   MAX_IMAGE_BYTES,
+  QrReply,
   TwoFactorCodeBody,
   TwoFactorDisableBody,
   TwoFactorOnReply,
@@ -131,7 +132,7 @@ export const usersModule: Module = {
         schema: {
           tags: ['users'],
           summary: 'Start two-factor setup: a new secret as a QR code (shown this once, to its owner)',
-          response: { 200: z.object({ qr_code: z.string(), secret: z.string(), otpauth_url: z.string() }) },
+          response: { 200: QrReply },
         },
       },
       async (req) => startTwoFactorSetup(scope, authOf(req).user),

@@ -11,6 +11,8 @@ import {
   CostEstimate,
   EstimateCostBody,
   InvoiceHistory,
+  InvoiceHistoryQuery,
+  ProcessorIdParams,
   ReclaimBody,
   TopUpBody,
   TransactionHistory,
@@ -27,7 +29,6 @@ import {
 } from '@harbor/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { StripeApiError } from '../../integrations/stripe/loopback-state.js';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
@@ -43,7 +44,6 @@ const tags = ['wallet'];
 const use = { access: 'wallet.use' as const, feature: 'wallet_feature' as const };
 const manage = { access: 'wallet.allocate' as const, feature: 'wallet_feature' as const };
 /** A record id in the path; anything but digits names no record (404, as the tenant guard answers elsewhere). */
-const Id = z.object({ id: z.string() });
 const idOf = (raw: string, what: string) => {
   const id = asId(raw);
   if (id === null) throw notFound(what);
@@ -167,7 +167,7 @@ export function registerWalletRoutes(scope: FastifyInstance) {
       schema: {
         tags,
         summary: 'Invoices of my card payments',
-        querystring: z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) }),
+        querystring: InvoiceHistoryQuery,
         response: { 200: InvoiceHistory },
       },
     },
@@ -176,7 +176,7 @@ export function registerWalletRoutes(scope: FastifyInstance) {
 
   app.get(
     '/v1/wallets/invoices/:id/pdf',
-    { config: use, schema: { tags, summary: 'One invoice as a PDF', params: Id } },
+    { config: use, schema: { tags, summary: 'One invoice as a PDF', params: ProcessorIdParams } },
     async (req, reply) => {
       const pdf = await invoiceFor(db, authOf(req), idOf(req.params.id, 'invoice'));
       if (!pdf) throw notFound('invoice');
@@ -192,7 +192,12 @@ export function registerWalletRoutes(scope: FastifyInstance) {
     '/v1/wallets/payments/:id',
     {
       config: use,
-      schema: { tags, summary: 'One of my card payments (the receipt)', params: Id, response: { 200: WalletPayment } },
+      schema: {
+        tags,
+        summary: 'One of my card payments (the receipt)',
+        params: ProcessorIdParams,
+        response: { 200: WalletPayment },
+      },
     },
     async (req) => {
       const p = await findPayment(db, authOf(req), idOf(req.params.id, 'payment'));

@@ -6,7 +6,7 @@
  * checks of referenced ids, "still in use" refusals, soft delete).
  */
 import type { FeatureGate, Permission } from '@harbor/shared';
-import { PageMeta, Paging } from '@harbor/shared';
+import { NoContent, PageMeta, Paging } from '@harbor/shared';
 import { and, asc, count, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
@@ -34,6 +34,8 @@ export interface CrudSet<Row, Out = unknown> {
   table: CompanyTable;
   body: z.ZodObject;
   reply: z.ZodTypeAny;
+  /** The list reply and PATCH body from packages/shared (`crudSchemas`), so the contract names the same objects. */
+  schemas?: { list: z.ZodTypeAny; patch: z.ZodTypeAny };
   present(row: Row): Out;
   /** Table columns from a (possibly partial) body; undefined values are left out (see `given`). */
   columns(body: Body): Record<string, unknown>;
@@ -145,7 +147,9 @@ export function crudRoutes<Row, Out = unknown>(scope: FastifyInstance, tenants: 
     return { data: found.map((r) => s.present(r as Row)), meta: pageMeta(n, limit, total) };
   }
   const paged = s.paged || Boolean(s.listQuery);
-  const listReply = paged ? z.object({ data: z.array(s.reply), meta: PageMeta }) : z.object({ data: z.array(s.reply) });
+  const listReply =
+    s.schemas?.list ??
+    (paged ? z.object({ data: z.array(s.reply), meta: PageMeta }) : z.object({ data: z.array(s.reply) }));
 
   app.get(
     s.base,
@@ -206,7 +210,7 @@ export function crudRoutes<Row, Out = unknown>(scope: FastifyInstance, tenants: 
       tags,
       summary: s.summaries?.update ?? `${put ? 'Replace' : 'Update'} one of ${what}`,
       params: IdParams,
-      body: put ? s.body : s.body.partial(),
+      body: put ? s.body : (s.schemas?.patch ?? s.body.partial()),
       response: { 200: s.reply },
     },
     handler: async (req) => {
@@ -234,7 +238,7 @@ export function crudRoutes<Row, Out = unknown>(scope: FastifyInstance, tenants: 
         tags,
         summary: s.summaries?.remove ?? `Delete one of ${what}${s.inUse ? ' (refused while in use)' : ''}`,
         params: IdParams,
-        response: { 204: z.null() },
+        response: { 204: NoContent },
       },
     },
     async (req, reply) => {

@@ -2,6 +2,7 @@
  * Admin > Feature flags: the company's switches, and per-user overrides that win over them. Changes apply at once;
  * the navigation and the server both read the resolved flags (shared resolveFeatures).
  */
+
 import type { FeatureFlagsReply, FeatureKey } from '@harbor/shared';
 import {
   Alert,
@@ -19,16 +20,17 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { getFeatureFlags, listOwners, putFeatureFlags } from '../../api/people';
+import { putFeatureFlags } from '../../api/people';
+import { callQuery, qk } from '../../api/queries';
 import { ME_KEY } from '../../auth/session';
 import { PageHeading } from '../../components/PageHeading';
 
-const KEY = ['admin', 'feature_flags'];
+const KEY = qk('GET /v1/admin/feature_flags');
 
 export function FeatureFlagsPage() {
   const queryClient = useQueryClient();
-  const flags = useQuery({ queryKey: KEY, queryFn: ({ signal }) => getFeatureFlags(signal) });
-  const owners = useQuery({ queryKey: ['admin', 'owners'], queryFn: ({ signal }) => listOwners(signal) });
+  const flags = useQuery(callQuery('GET /v1/admin/feature_flags'));
+  const owners = useQuery(callQuery('GET /v1/admin/users/owners'));
   const [userId, setUserId] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: putFeatureFlags,

@@ -1,10 +1,12 @@
 /** Admin > Office locations: the company's offices (one main, any number of branches); people pick theirs. */
+
 import { OFFICE_TYPES, type OfficeLocation, type OfficeLocationBody, US_STATES } from '@harbor/shared';
 import { Alert, Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
-import { createOffice, deleteOffice, listAdminOffices, updateOffice } from '../../api/people';
+import { createOffice, deleteOffice, updateOffice } from '../../api/people';
+import { callQuery, qk } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 
 type Draft = Record<'name' | 'office_type' | 'address' | 'city' | 'state' | 'zip_code' | 'phone', string>;
@@ -92,13 +94,12 @@ function OfficeForm(props: { office: OfficeLocation | null; onDone: () => void }
 export function OfficeLocationsPage() {
   const qc = useQueryClient();
   const offices = useQuery({
-    queryKey: ['admin', 'office_locations'],
-    queryFn: ({ signal }) => listAdminOffices(signal),
+    ...callQuery('GET /v1/admin/office_locations', { query: { limit: 100 } }),
   });
   const [editing, setEditing] = useState<OfficeLocation | 'new' | null>(null);
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['admin', 'office_locations'] });
-    void qc.invalidateQueries({ queryKey: ['office_locations'] });
+    void qc.invalidateQueries({ queryKey: qk('GET /v1/admin/office_locations') });
+    void qc.invalidateQueries({ queryKey: qk('GET /v1/users/office_locations') });
   };
   const remove = useMutation({ mutationFn: deleteOffice, onSuccess: refresh });
   return (

@@ -1,9 +1,11 @@
 /** Admin > Security log: the company's audit events (sign-ins, failures, password and two-factor changes). */
+
 import { Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Table, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type AuditEvent, listAuditEvents } from '../../api/admin';
 import { errorMessage } from '../../api/client';
+import { qk } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 
 const EVENTS = [
@@ -40,7 +42,7 @@ const when = (iso: string) =>
 export function SecurityLogPage() {
   const [event, setEvent] = useState('');
   const query = useInfiniteQuery({
-    queryKey: ['admin', 'audit_events', event],
+    queryKey: qk('GET /v1/admin/audit_events', { query: { event: event || undefined } }),
     queryFn: ({ pageParam, signal }) => listAuditEvents({ event: event || undefined, before_id: pageParam }, signal),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (last) => last.meta.next_before_id ?? undefined,

@@ -1,16 +1,16 @@
 /** Admin > Signups: people colleagues proposed to join the company (POST /v1/users/signups), newest first, paged. */
+
 import { Alert, Badge, Group, Pagination, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { listSignups } from '../../api/people';
+import { callQuery } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 
 export function SignupsPage() {
   const [page, setPage] = useState(1);
   const signups = useQuery({
-    queryKey: ['admin', 'signups', page],
-    queryFn: ({ signal }) => listSignups(page, signal),
+    ...callQuery('GET /v1/admin/signups', { query: { page, limit: 25 } }),
     placeholderData: keepPreviousData,
   });
   const meta = signups.data?.meta;

@@ -3,17 +3,19 @@
  * provider, takes the issuer, client id and secret (write-only: a stored one is kept when the field stays empty),
  * checks the provider answers, and removes the set-up. The company's single_sign_on flag turns the button on.
  */
+
 import { Alert, Anchor, Button, Code, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { checkSsoConnection, getSsoConnection, removeSsoConnection, saveSsoConnection } from '../../api/admin';
+import { checkSsoConnection, removeSsoConnection, saveSsoConnection } from '../../api/admin';
 import { ApiError, errorMessage } from '../../api/client';
+import { callQuery, qk } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 
 export function SsoPage() {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ['sso_connection'], queryFn: ({ signal }) => getSsoConnection(signal) });
+  const q = useQuery(callQuery('GET /v1/admin/sso_connection'));
   const [issuer, setIssuer] = useState('');
   const [clientId, setClientId] = useState('');
   const [secret, setSecret] = useState('');
@@ -28,7 +30,7 @@ export function SsoPage() {
   const save = useMutation({
     mutationFn: () => saveSsoConnection({ issuer, client_id: clientId, ...(secret ? { client_secret: secret } : {}) }),
     onSuccess: (data) => {
-      qc.setQueryData(['sso_connection'], data);
+      qc.setQueryData(qk('GET /v1/admin/sso_connection'), data);
       setSecret('');
       check.reset();
     },
@@ -38,7 +40,7 @@ export function SsoPage() {
     onSuccess: () => {
       setConfirmRemove(false);
       check.reset();
-      return qc.invalidateQueries({ queryKey: ['sso_connection'] });
+      return qc.invalidateQueries({ queryKey: qk('GET /v1/admin/sso_connection') });
     },
   });
   const err = (k: string) => (save.error instanceof ApiError ? save.error.errors[k]?.[0] : undefined);

@@ -1,9 +1,10 @@
 /** What changed on the calendar (GET /v1/events/calendar_history), newest first, in a side panel. */
+
 import { Alert, Button, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { calendarHistory } from '../../api/events';
+import { callQuery } from '../../api/queries';
 import { dateTimeLabel } from './calendarDates';
 
 const ACTION_LABELS: Record<string, string> = {
@@ -39,8 +40,7 @@ export function CalendarHistoryDrawer({
 }) {
   const [page, setPage] = useState(1);
   const history = useQuery({
-    queryKey: ['events', 'history', downlineUserId, page],
-    queryFn: ({ signal }) => calendarHistory({ downline_user_id: downlineUserId, page, limit: 25 }, signal),
+    ...callQuery('GET /v1/events/calendar_history', { query: { downline_user_id: downlineUserId, page, limit: 25 } }),
     enabled: opened,
   });
   const meta = history.data?.meta;

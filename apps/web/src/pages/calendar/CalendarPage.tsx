@@ -3,6 +3,7 @@
  * person, types and search live in the address, so Back and a bookmark return to the same calendar. Times are in
  * the user's time zone (their profile), whatever the browser's.
  */
+
 import { addDays, type CalendarEvent, EVENT_TYPE_LABELS, EVENT_TYPES, type IsoDate, isIsoDate } from '@harbor/shared';
 import {
   ActionIcon,
@@ -23,7 +24,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { listEvents, updateEvent } from '../../api/events';
+import { updateEvent } from '../../api/events';
+import { callQuery, qkUnder } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeading } from '../../components/PageHeading';
 import { mayPickOwners, OwnerSelect } from '../../components/pickers';
@@ -68,22 +70,18 @@ export function CalendarPage() {
   };
 
   const range = viewRange(view, anchor);
-  const key = ['events', 'range', range.start, range.end, downline, types.join(','), q];
   const events = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) =>
-      listEvents(
-        {
-          ...wireRange(range),
-          downline_user_id: downline,
-          types_list: types.join(',') || undefined,
-          q: q || undefined,
-        },
-        signal,
-      ),
+    ...callQuery('GET /v1/events', {
+      query: {
+        ...wireRange(range),
+        downline_user_id: downline,
+        types_list: types.join(',') || undefined,
+        q: q || undefined,
+      },
+    }),
     placeholderData: keepPreviousData,
   });
-  const refresh = () => qc.invalidateQueries({ queryKey: ['events'] });
+  const refresh = () => qc.invalidateQueries(qkUnder('/v1/events'));
 
   const [editing, setEditing] = useState<CalendarEvent | null>(null);
   const [creating, setCreating] = useState<EventDefaults | null>(null);

@@ -3,6 +3,7 @@
  * "New appointment" (the event dialog with the contact filled in) and, when SOA requests are on, "Send scope of
  * appointment". The contact's own Medicare dates (turning 65, IEP, Medigap open enrollment) sit on top.
  */
+
 import {
   type CalendarEvent,
   type ContactDetail,
@@ -16,7 +17,7 @@ import { Alert, Badge, Button, Group, Loader, Paper, Stack, Text } from '@mantin
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { contactEvents } from '../../api/events';
+import { callQuery, qkUnder } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { subjectOf } from '../../layout/nav';
 import { SendSoaModal } from '../soa/SendSoaModal';
@@ -27,8 +28,7 @@ export function ContactEventsPanel({ contact }: { contact: ContactDetail }) {
   const user = useCurrentUser();
   const zone = zoneOf(user);
   const qc = useQueryClient();
-  const key = ['events', 'contact', contact.id];
-  const events = useQuery({ queryKey: key, queryFn: ({ signal }) => contactEvents(contact.id, signal) });
+  const events = useQuery(callQuery('GET /v1/events/contact_events', { query: { contact_id: contact.id } }));
   const [editing, setEditing] = useState<CalendarEvent | null>(null);
   const [creating, setCreating] = useState<EventDefaults | null>(null);
   const [soa, setSoa] = useState(false);
@@ -47,8 +47,8 @@ export function ContactEventsPanel({ contact }: { contact: ContactDetail }) {
   const profile = medicareProfile({ dateOfBirth: contact.date_of_birth, partBEffective: contact.part_b_effective });
   const soaOpen = featureGateOpen(subjectOf(user), 'soa_requests');
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['events'] });
-    void qc.invalidateQueries({ queryKey: ['contact', contact.number] });
+    void qc.invalidateQueries(qkUnder('/v1/events'));
+    void qc.invalidateQueries(qkUnder('/v1/contacts/{id}', { params: { id: contact.number } }));
   };
   return (
     <Stack gap="md">

@@ -2,12 +2,13 @@
  * The dashboard's Medicare dates: the contacts turning 65 soonest (within 90 days) and those in Medigap open
  * enrollment now, five each, from the contacts list filtered by the date engine; each list links to the full one.
  */
+
 import { type ContactListRow, medicareProfile } from '@harbor/shared';
 import { Anchor, Card, Group, List, SimpleGrid, Text, Title } from '@mantine/core';
 import { IconStethoscope } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { listContacts } from '../../api/contacts-list';
+import { callQuery } from '../../api/queries';
 import { dayLabel } from './calendarDates';
 
 const LISTS = [
@@ -37,8 +38,7 @@ function when(key: string, c: ContactListRow): string {
 
 function MedicareList({ list }: { list: (typeof LISTS)[number] }) {
   const q = useQuery({
-    queryKey: ['contacts', 'dashboard', list.key],
-    queryFn: ({ signal }) => listContacts({ search: [...list.search], limit: 5, ...list.order }, signal),
+    ...callQuery('PATCH /v1/contacts', { body: { search: [...list.search], limit: 5, ...list.order } }),
   });
   const rows = q.data?.data ?? [];
   return (

@@ -2,6 +2,7 @@
  * The dashboard's follow-up queue (GET /v1/events with today_events): today's open items, overdue ones first, each
  * done or snoozed in one click. Only for people who have follow-ups (not basic users, not with the flag off).
  */
+
 import { addDays, type CalendarEvent, EVENT_TYPE_LABELS, toUsDate } from '@harbor/shared';
 import {
   ActionIcon,
@@ -22,7 +23,8 @@ import { IconAlarmSnooze, IconCalendarEvent, IconCheck } from '@tabler/icons-rea
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { listEvents, updateEvent } from '../../api/events';
+import { updateEvent } from '../../api/events';
+import { callQuery, qkUnder } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { atMinutes, dateTimeLabel, timeLabel, todayIn, zoneOf } from './calendarDates';
 
@@ -31,9 +33,9 @@ export function TodayQueue() {
   const today = todayIn(zone);
   const qc = useQueryClient();
   const queue = useQuery({
-    queryKey: ['events', 'today', today],
-    queryFn: ({ signal }) =>
-      listEvents({ start_date: toUsDate(today), end_date: toUsDate(today), today_events: true }, signal),
+    ...callQuery('GET /v1/events', {
+      query: { start_date: toUsDate(today), end_date: toUsDate(today), today_events: true },
+    }),
   });
   const change = useMutation({
     mutationFn: ({ e, body }: { e: CalendarEvent; body: { done?: boolean; snoozed_until?: string } }) =>
@@ -43,7 +45,7 @@ export function TodayQueue() {
         color: 'green',
         message: body.done ? `Done: ${e.title}` : `Snoozed until ${dateTimeLabel(e.due_at, zone)}: ${e.title}`,
       });
-      return qc.invalidateQueries({ queryKey: ['events'] });
+      return qc.invalidateQueries(qkUnder('/v1/events'));
     },
     onError: (error) => notifications.show({ color: 'red', message: errorMessage(error) }),
   });

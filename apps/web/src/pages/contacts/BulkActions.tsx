@@ -2,6 +2,7 @@
  * Bulk actions on the selection. Every action first shows how many contacts it will touch (the server counts the
  * selection, so "all matching" means the whole filtered set), then runs and reports what happened.
  */
+
 import { type ContactListRow, can, featureGateOpen } from '@harbor/shared';
 import { Alert, Button, Group, Menu, Modal, NativeSelect, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -11,17 +12,14 @@ import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client';
 import {
-  countSelection,
   destroyAll,
   exportContacts,
-  listGroups,
-  listOwners,
-  listPools,
   restoreAll,
   transferGroup,
   updateGroup,
   updateTags,
 } from '../../api/contacts-list';
+import { callQuery, qkUnder } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { type PickedTag, TagPicker } from '../../components/TagPicker';
 import { subjectOf } from '../../layout/nav';
@@ -74,10 +72,10 @@ function ActionForm(props: {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const sel = list.selection;
-  const count = useQuery({ queryKey: ['selection-count', JSON.stringify(sel)], queryFn: () => countSelection(sel) });
-  const groups = useQuery({ queryKey: ['groups'], queryFn: listGroups, enabled: action === 'group' });
-  const owners = useQuery({ queryKey: ['owners'], queryFn: listOwners, enabled: action === 'transfer' });
-  const pools = useQuery({ queryKey: ['pools'], queryFn: listPools, enabled: action === 'transfer' });
+  const count = useQuery(callQuery('POST /v1/contacts/selected_items', { body: { ...sel, limit: 0 } }));
+  const groups = useQuery({ ...callQuery('GET /v1/groups'), enabled: action === 'group' });
+  const owners = useQuery({ ...callQuery('GET /v1/admin/users/owners'), enabled: action === 'transfer' });
+  const pools = useQuery({ ...callQuery('GET /v1/pools'), enabled: action === 'transfer' });
   const [tags, setTags] = useState<PickedTag[]>([]);
   const [groupId, setGroupId] = useState('');
   const [target, setTarget] = useState('');
@@ -113,7 +111,7 @@ function ActionForm(props: {
     onSuccess: (message) => {
       notifications.show({ message, color: 'green' });
       list.clearSelection();
-      void qc.invalidateQueries({ queryKey: ['contacts'] });
+      void qc.invalidateQueries(qkUnder('/v1/contacts'));
       onDone();
     },
   });
@@ -143,7 +141,7 @@ function ActionForm(props: {
           onChange={(e) => setGroupId(e.currentTarget.value)}
           data={[
             { value: '', label: 'No group' },
-            ...(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name })),
+            ...(groups.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name })),
           ]}
         />
       )}
@@ -154,8 +152,8 @@ function ActionForm(props: {
           onChange={(e) => setTarget(e.currentTarget.value)}
           data={[
             { value: '', label: 'Choose an agent or a pool' },
-            ...(owners.data ?? []).map((o) => ({ value: `user:${o.id}`, label: o.name })),
-            ...(pools.data ?? []).map((p) => ({ value: `pool:${p.id}`, label: `Pool: ${p.name}` })),
+            ...(owners.data?.data ?? []).map((o) => ({ value: `user:${o.id}`, label: o.name })),
+            ...(pools.data?.data ?? []).map((p) => ({ value: `pool:${p.id}`, label: `Pool: ${p.name}` })),
           ]}
         />
       )}
@@ -238,7 +236,7 @@ export function BulkActions({ list }: { list: ContactsList }) {
             onDone={(message) => {
               notifications.show({ message, color: 'green' });
               list.clearSelection();
-              void qc.invalidateQueries({ queryKey: ['contacts'] });
+              void qc.invalidateQueries(qkUnder('/v1/contacts'));
               setAction(null);
             }}
           />

@@ -7,7 +7,7 @@ import { type CallItem, formatPhone } from '@harbor/shared';
 import { Alert, Badge, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../../api/client';
-import { dialerApi } from '../../api/dialer';
+import { callQuery } from '../../api/queries';
 import { RecordTable } from '../../components/RecordTable';
 
 const length = (s: number | null) =>
@@ -24,8 +24,7 @@ function Disclaimer({ call }: { call: CallItem }) {
 
 export function CallsPanel({ number }: { number: number }) {
   const q = useQuery({
-    queryKey: ['contact', number, 'call_files'],
-    queryFn: ({ signal }) => dialerApi.callFiles(number, signal),
+    ...callQuery('GET /v1/contacts/{id}/call_files', { params: { id: number } }),
   });
   if (q.isPending) return <Loader aria-label="Loading calls" />;
   if (q.isError)

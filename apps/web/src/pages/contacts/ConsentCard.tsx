@@ -3,6 +3,7 @@
  * Medicare permission to contact with its expiry. An opt-out heard on a call takes two clicks (FCC 24-18: any
  * reasonable means counts); a consent needs a note saying how it was given.
  */
+
 import {
   CONSENT_CHANNEL_LABELS,
   CONSENT_CHANNELS,
@@ -19,6 +20,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { consentApi } from '../../api/consent';
+import { callQuery, qk } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { ConsentHistory } from './ConsentHistory';
 import { ConsentModal, PtcModal } from './ConsentModals';
@@ -77,14 +79,14 @@ function PtcLine({ record }: { record: ConsentRecord }) {
 export function ConsentCard({ number }: { number: number }) {
   const me = useCurrentUser();
   const qc = useQueryClient();
-  const key = ['contact', number, 'consent'];
-  const query = useQuery({ queryKey: key, queryFn: ({ signal }) => consentApi.record(number, signal) });
+  const key = qk('GET /v1/contacts/{id}/consent', { params: { id: number } });
+  const query = useQuery(callQuery('GET /v1/contacts/{id}/consent', { params: { id: number } }));
   const [done, setDone] = useState<string | null>(null);
   const [modal, setModal] = useState<'consent' | 'ptc' | null>(null);
   const [history, setHistory] = useState(false);
   const put = (r: ConsentRecord) => {
     qc.setQueryData(key, r);
-    void qc.invalidateQueries({ queryKey: ['contact', number, 'detail'] });
+    void qc.invalidateQueries({ queryKey: qk('GET /v1/contacts/{id}', { params: { id: number } }), exact: true });
   };
   const optOut = useMutation({
     mutationFn: (channels: ConsentChannel[]) =>

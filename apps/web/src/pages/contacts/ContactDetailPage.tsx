@@ -1,10 +1,12 @@
 /** /contacts/:number: the contact header, then tabs for details, notes, files, holdings, more and the timeline. */
+
 import { Alert, Loader, Stack, Tabs } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
 import { type Contact, contactsApi } from '../../api/contacts';
+import { callQuery, qk } from '../../api/queries';
 import { usePageTitle } from '../../components/PageHeading';
 import { NotFoundPage } from '../NotFoundPage';
 import { CallsPanel } from './CallsPanel';
@@ -50,15 +52,14 @@ export function ContactDetailPage() {
   const { number = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const qc = useQueryClient();
-  const key = ['contact', Number(number), 'detail'];
+  const key = qk('GET /v1/contacts/{id}', { params: { id: number } });
   const query = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => contactsApi.show(number, { signal }),
+    ...callQuery('GET /v1/contacts/{id}', { params: { id: number } }),
     enabled: /^\d+$/.test(number),
   });
   const tab = TABS.some((t) => t.value === params.get('tab')) ? (params.get('tab') as string) : 'details';
   const put = (c: Contact) => qc.setQueryData(key, c);
-  const refetch = () => void qc.invalidateQueries({ queryKey: key });
+  const refetch = () => void qc.invalidateQueries({ queryKey: key, exact: true });
 
   const missing = !/^\d+$/.test(number) || (query.error instanceof ApiError && query.error.status === 404);
   usePageTitle(query.isPending && !missing ? 'Contact' : null, query.isPending && !missing ? 'Contacts' : null);

@@ -4,16 +4,17 @@
  * "about 371,600 contacts" and says how close it is in a tooltip. Paging does not ask again: the count depends on
  * the filter, not on the page.
  */
+
 import type { ContactCountReply, ContactsScopeInput } from '@harbor/shared';
 import { Loader, Text, Tooltip } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { countContacts } from '../../api/contacts-list';
+import { callQuery } from '../../api/queries';
 
 export function useContactsCount(scope: ContactsScopeInput) {
-  const key = JSON.stringify({ ...scope, cursor: undefined, page: undefined, limit: undefined });
   return useQuery({
-    queryKey: ['contacts', 'count', key],
-    queryFn: ({ signal }) => countContacts(scope, signal),
+    ...callQuery('PATCH /v1/contacts/count', {
+      body: { ...scope, cursor: undefined, page: undefined, limit: undefined },
+    }),
     placeholderData: keepPreviousData,
   });
 }

@@ -3,13 +3,14 @@
  * each picked from a list of names. They combine (every filter narrows the list); the active ones show as chips a
  * person can read and remove one by one.
  */
+
 import { CONTACT_TYPES, type ContactFilterField, EMAIL_STATUSES, GENDERS, LANGUAGES, US_STATES } from '@harbor/shared';
 import { Button, Collapse, Group, MultiSelect, Paper, Pill, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { lookupsApi } from '../../api/contacts';
-import { listOwners } from '../../api/people';
+import { tagsQuery } from '../../api/contacts';
+import { callQuery } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { mayPickOwners } from '../../components/pickers';
 import { TagPicker } from '../../components/TagPicker';
@@ -74,14 +75,12 @@ const dateLabel = (iso: string) =>
 function useNames(list: ContactsList) {
   const lookups = useLookups();
   const owners = useQuery({
-    queryKey: ['admin', 'owners'],
-    queryFn: ({ signal }) => listOwners(signal),
+    ...callQuery('GET /v1/admin/users/owners'),
     enabled: mayPickOwners(useCurrentUser()),
   });
   const tagIds = list.state.filters.tag_ids ?? [];
   const tags = useQuery({
-    queryKey: ['lookups', 'tags', ''],
-    queryFn: () => lookupsApi.tags(),
+    ...tagsQuery(),
     enabled: !!tagIds.length,
   });
   const byId = (rows: Array<{ id: number; name: string }>) => new Map(rows.map((r) => [String(r.id), r.name]));
@@ -166,7 +165,7 @@ export function ContactsFilters({ list, opened }: { list: ContactsList; opened: 
   const named = (rows: Array<{ id: number; name: string }>) =>
     rows.map((r) => ({ value: String(r.id), label: r.name }));
   const { lookups } = names;
-  const pools = useQuery({ queryKey: ['lookups', 'pools'], queryFn: lookupsApi.pools, enabled: opened });
+  const pools = useQuery({ ...callQuery('GET /v1/pools'), enabled: opened });
 
   return (
     <Collapse expanded={opened}>

@@ -1,4 +1,5 @@
 /** Search box, group views, the manager's downline picker, the filters by name and saved quick filters. */
+
 import { can } from '@harbor/shared';
 import {
   ActionIcon,
@@ -18,8 +19,8 @@ import { IconSearch, IconStar, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { deleteQuickFilter, listQuickFilters, saveQuickFilter } from '../../api/contacts-list';
-import { listOwners } from '../../api/people';
+import { deleteQuickFilter, saveQuickFilter } from '../../api/contacts-list';
+import { callQuery, qkUnder } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { mayPickOwners } from '../../components/pickers';
 import { subjectOf } from '../../layout/nav';
@@ -34,7 +35,7 @@ const MEDICARE_PRESETS = [
 
 function QuickFilters({ list }: { list: ContactsList }) {
   const qc = useQueryClient();
-  const saved = useQuery({ queryKey: ['quick_filters'], queryFn: listQuickFilters });
+  const saved = useQuery(callQuery('GET /v1/users/quick_filters'));
   const [menuOpen, setMenuOpen] = useState(false);
   const [saving, setSaving] = useState(false);
   const [name, setName] = useState('');
@@ -45,14 +46,14 @@ function QuickFilters({ list }: { list: ContactsList }) {
     onSuccess: () => {
       setSaving(false);
       setName('');
-      return qc.invalidateQueries({ queryKey: ['quick_filters'] });
+      return qc.invalidateQueries(qkUnder('/v1/users/quick_filters'));
     },
   });
   const remove = useMutation({
     mutationFn: deleteQuickFilter,
     onSuccess: () => {
       setToDelete(null);
-      return qc.invalidateQueries({ queryKey: ['quick_filters'] });
+      return qc.invalidateQueries(qkUnder('/v1/users/quick_filters'));
     },
   });
   return (
@@ -148,8 +149,7 @@ export function ContactsToolbar({ list }: { list: ContactsList }) {
   const manager = can(subjectOf(user), 'team.view');
   const { state, setState } = list;
   const owners = useQuery({
-    queryKey: ['admin', 'owners'],
-    queryFn: ({ signal }) => listOwners(signal),
+    ...callQuery('GET /v1/admin/users/owners'),
     enabled: manager && mayPickOwners(user),
   });
   const active = Object.values(state.filters).some((v) => v?.length);

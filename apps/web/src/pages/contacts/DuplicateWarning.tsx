@@ -2,12 +2,13 @@
  * While a new contact is typed in, says so when its phone or email is already in the book (POST
  * /v1/contacts/duplicate_check): the person can open the existing contact instead, or create anyway.
  */
+
 import { normalizePhone } from '@harbor/shared';
 import { Alert, Anchor, List, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { contactsApi } from '../../api/contacts';
+import { callQuery } from '../../api/queries';
 
 const looksLikeEmail = (s: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim());
 
@@ -18,8 +19,7 @@ export function useDuplicateCheck(phone: string, email: string) {
     ...(looksLikeEmail(values.email) ? { email: values.email } : {}),
   };
   return useQuery({
-    queryKey: ['duplicate_check', body],
-    queryFn: ({ signal }) => contactsApi.duplicateCheck(body, signal),
+    ...callQuery('POST /v1/contacts/duplicate_check', { body }),
     enabled: Object.keys(body).length > 0,
     staleTime: 30_000,
   });

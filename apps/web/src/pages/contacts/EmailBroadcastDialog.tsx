@@ -3,6 +3,7 @@
  * removed and why (opted out, bounced, no email, ...), confirm, then watch it go out, with a cancel. One
  * Idempotency-Key per dialog: a second click (or a retried request) never sends twice.
  */
+
 import { BROADCAST_STATUS_LABELS, type Broadcast } from '@harbor/shared';
 import { Alert, Button, Group, List, Loader, NativeSelect, Progress, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -10,14 +11,14 @@ import { type ReactNode, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import type { Selection } from '../../api/contacts-list';
 import { sendApi } from '../../api/email';
+import { callQuery } from '../../api/queries';
 
 const DONE = new Set(['completed', 'cancelled', 'failed']);
 
 /** A broadcast going out (any channel): progress, removed reasons, cancel. */
 export function Progressing({ id, onClose }: { id: number; onClose: () => void }) {
   const q = useQuery({
-    queryKey: ['broadcast', id],
-    queryFn: ({ signal }) => sendApi.broadcastStatus(id, signal),
+    ...callQuery('GET /v1/broadcasts/{id}', { params: { id } }),
     refetchInterval: (query) => (query.state.data && DONE.has(query.state.data.status) ? false : 1000),
   });
   const cancel = useMutation({ mutationFn: () => sendApi.cancel(id), onSuccess: () => void q.refetch() });
@@ -103,10 +104,9 @@ export function EmailBroadcastDialog({ selection, onDone }: { selection: Selecti
   const [choice, setChoice] = useState('');
   const [when, setWhen] = useState('');
   const [sentId, setSentId] = useState<number | null>(null);
-  const templates = useQuery({ queryKey: ['send-templates'], queryFn: ({ signal }) => sendApi.templates(signal) });
+  const templates = useQuery(callQuery('GET /v1/contacts/emails'));
   const triggers = useQuery({
-    queryKey: ['send-triggers', 'bulk'],
-    queryFn: ({ signal }) => sendApi.triggers('bulk', signal),
+    ...callQuery('GET /v1/contacts/email_campaign_triggers', { query: { show_on: 'bulk' } }),
   });
   const preview = useMutation({ mutationFn: () => sendApi.preview(selection) });
   const [kind, id] = choice.split(':');

@@ -3,6 +3,7 @@
  * emails sent, and what became of them (delivered, opened, clicked, bounced, complained: 5 at first, more on demand;
  * shown when the email log feature is on).
  */
+
 import { EMAIL_MESSAGE_STATUS_LABELS } from '@harbor/shared';
 import {
   Alert,
@@ -23,6 +24,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import type { Contact } from '../../api/contacts';
 import { contactEmailApi } from '../../api/email';
+import { callQuery, qkUnder } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { when } from './format';
 
@@ -40,8 +42,7 @@ const BAD = new Set(['bounced', 'dropped', 'failed', 'complained']);
 function EmailLog({ number }: { number: number }) {
   const [limit, setLimit] = useState(5);
   const log = useQuery({
-    queryKey: ['contact', number, 'email-log', limit],
-    queryFn: ({ signal }) => contactEmailApi.logs(number, limit, signal),
+    ...callQuery('GET /v1/contacts/{id}/email_logs', { params: { id: number }, query: { limit } }),
   });
   if (log.isPending) return <Loader size="sm" aria-label="Loading the email log" />;
   if (log.isError) return <Alert color="red">{errorMessage(log.error)}</Alert>;
@@ -79,14 +80,16 @@ export function EmailPanel({ contact }: { contact: Contact }) {
   const [subject, setSubject] = useState('');
   const [text, setText] = useState('');
   const [key, setKey] = useState(() => crypto.randomUUID());
-  const history = useQuery({ queryKey: ['contact', n, 'email-history'], queryFn: () => contactEmailApi.history(n) });
+  const history = useQuery(
+    callQuery('POST /v1/contacts/{id}/email_history', { params: { id: n }, body: { page: 1, limit: 10 } }),
+  );
   const send = useMutation({
     mutationFn: () => contactEmailApi.send(n, { subject, email_body: toHtml(text) }, key),
     onSuccess: () => {
       setSubject('');
       setText('');
       setKey(crypto.randomUUID());
-      void qc.invalidateQueries({ queryKey: ['contact', n] });
+      void qc.invalidateQueries(qkUnder('/v1/contacts/{id}', { params: { id: n } }));
     },
   });
   return (

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { contactsApi } from '../../api/contacts';
+import { callQuery, qk } from '../../api/queries';
 import { ConfirmDeleteButton } from '../../components/ConfirmDeleteButton';
 import { bytes, when } from './format';
 
@@ -11,8 +12,8 @@ const ACCEPT = '.pdf,.png,.jpg,.jpeg,.gif,.docx,.xlsx,.csv,.txt';
 
 export function FilesPanel({ number, onChanged }: { number: number; onChanged: () => void }) {
   const qc = useQueryClient();
-  const key = ['contact', number, 'files'];
-  const files = useQuery({ queryKey: key, queryFn: () => contactsApi.files(number) });
+  const key = qk('GET /v1/contacts/{id}/files', { params: { id: number } });
+  const files = useQuery(callQuery('GET /v1/contacts/{id}/files', { params: { id: number } }));
   const input = useRef<HTMLInputElement>(null);
   const [tooBig, setTooBig] = useState<string | null>(null);
   const refresh = () => {

@@ -1,4 +1,5 @@
 /** Policies and securities of a contact: list, add, delete (policy status can be changed in place). */
+
 import { POLICY_PRODUCT_TYPES, POLICY_STATUSES, SECURITY_KINDS } from '@harbor/shared';
 import {
   Alert,
@@ -16,7 +17,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { contactsApi, lookupsApi, type PolicyInput, type SecurityInput } from '../../api/contacts';
+import { contactsApi, type PolicyInput, type SecurityInput } from '../../api/contacts';
+import { callQuery, qkUnder } from '../../api/queries';
 import { ConfirmDeleteButton } from '../../components/ConfirmDeleteButton';
 import { formatDate, label, toCents, usd } from './format';
 
@@ -24,8 +26,7 @@ const opts = (xs: readonly string[]) => xs.map((x) => ({ value: x, label: label(
 
 function PolicyForm({ number, onDone }: { number: number; onDone: () => void }) {
   const carriers = useQuery({
-    queryKey: ['lookups', 'carriers'],
-    queryFn: () => lookupsApi.carriers(),
+    ...callQuery('GET /v1/carriers'),
     staleTime: 300_000,
   });
   const blank = {
@@ -126,13 +127,12 @@ function SecurityForm({ number, onDone }: { number: number; onDone: () => void }
 
 export function HoldingsPanel({ number, onChanged }: { number: number; onChanged: () => void }) {
   const qc = useQueryClient();
-  const policies = useQuery({ queryKey: ['contact', number, 'policies'], queryFn: () => contactsApi.policies(number) });
+  const policies = useQuery(callQuery('GET /v1/contacts/{id}/policies', { params: { id: number } }));
   const securities = useQuery({
-    queryKey: ['contact', number, 'securities'],
-    queryFn: () => contactsApi.securities(number),
+    ...callQuery('GET /v1/contacts/{id}/securities', { params: { id: number } }),
   });
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ['contact', number] });
+    void qc.invalidateQueries(qkUnder('/v1/contacts/{id}', { params: { id: number } }));
     onChanged();
   };
   const status = useMutation({

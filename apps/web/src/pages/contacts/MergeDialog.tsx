@@ -3,13 +3,14 @@
  * differ, the value the person picks (nothing is dropped silently: the kept contact's history keeps the others'
  * values). The server moves the merged contacts' notes, files, policies, securities, tags and history to the kept one.
  */
+
 import { type ContactDetail, fieldLabel, MERGE_FIELDS, type MergeField, optionLabel } from '@harbor/shared';
 import { Alert, Button, Group, Loader, Radio, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { contactsApi } from '../../api/contacts';
 import { mergeContacts } from '../../api/contacts-list';
+import { callQuery } from '../../api/queries';
 
 type Choices = Partial<Record<MergeField, number>>;
 
@@ -52,10 +53,9 @@ export function MergeDialog(props: {
   onCancel: () => void;
 }) {
   const details = useQueries({
-    queries: props.contacts.map((c) => ({
-      queryKey: ['merge-contact', c.number],
-      queryFn: ({ signal }: { signal: AbortSignal }) => contactsApi.show(c.number, { keepNew: true, signal }),
-    })),
+    queries: props.contacts.map((c) =>
+      callQuery('GET /v1/contacts/{id}', { params: { id: c.number }, query: { not_remove_new_tag: 'true' } }),
+    ),
   });
   const [keptId, setKeptId] = useState(props.contacts[0]?.id ?? 0);
   const [picked, setPicked] = useState<Choices>({});

@@ -1,4 +1,5 @@
 /** Linked contact, activity, data capture, Rx details and transfer history of a contact. */
+
 import { ACTIVITY_TYPES, featureGateOpen } from '@harbor/shared';
 import {
   Alert,
@@ -18,6 +19,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { type Contact, contactsApi, type DataCapture, type Rx } from '../../api/contacts';
+import { callQuery, qk } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { subjectOf } from '../../layout/nav';
 import { label, when } from './format';
@@ -161,10 +163,11 @@ export function MorePanel({ contact, onChanged }: { contact: Contact; onChanged:
   const qc = useQueryClient();
   // The server refuses update_linked_contact with the flag off; the section is not offered then.
   const linking = featureGateOpen(subjectOf(useCurrentUser()), 'linked_contacts');
-  const capture = useQuery({ queryKey: ['contact', n, 'data_capture'], queryFn: () => contactsApi.dataCapture(n) });
-  const rx = useQuery({ queryKey: ['contact', n, 'rx'], queryFn: () => contactsApi.rx(n) });
-  const transfers = useQuery({ queryKey: ['contact', n, 'transfers'], queryFn: () => contactsApi.transferHistory(n) });
-  const after = () => void qc.invalidateQueries({ queryKey: ['contact', n, 'detail'] });
+  const capture = useQuery(callQuery('GET /v1/contacts/{id}/data_capture', { params: { id: n } }));
+  const rx = useQuery(callQuery('GET /v1/contacts/{id}/rx_details', { params: { id: n } }));
+  const transfers = useQuery(callQuery('GET /v1/contacts/{id}/transfer_history', { params: { id: n } }));
+  const after = () =>
+    void qc.invalidateQueries({ queryKey: qk('GET /v1/contacts/{id}', { params: { id: n } }), exact: true });
   return (
     <Stack gap="lg">
       {linking && <LinkedContact contact={contact} onChanged={onChanged} />}

@@ -2,6 +2,7 @@ import { Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { contactsApi } from '../../api/contacts';
+import { qk } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 import { ContactForm } from './ContactForm';
 
@@ -18,7 +19,7 @@ export function NewContactPage() {
         submitLabel="Create contact"
         onSubmit={async (body) => {
           const c = await contactsApi.create(body);
-          qc.setQueryData(['contact', c.number, 'detail'], c);
+          qc.setQueryData(qk('GET /v1/contacts/{id}', { params: { id: c.number } }), c);
           navigate(`/contacts/${c.number}`);
         }}
       />

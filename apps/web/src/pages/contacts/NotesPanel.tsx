@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
 import { contactsApi, type NoteT } from '../../api/contacts';
+import { callQuery, qk } from '../../api/queries';
 import { ConfirmDeleteButton } from '../../components/ConfirmDeleteButton';
 import { when } from './format';
 
@@ -68,8 +69,8 @@ function NoteItem({ number, note, onChanged }: { number: number; note: NoteT; on
 
 export function NotesPanel({ number, onChanged }: { number: number; onChanged: () => void }) {
   const qc = useQueryClient();
-  const key = ['contact', number, 'notes'];
-  const notes = useQuery({ queryKey: key, queryFn: () => contactsApi.notes(number) });
+  const key = qk('GET /v1/contacts/{id}/notes', { params: { id: number } });
+  const notes = useQuery(callQuery('GET /v1/contacts/{id}/notes', { params: { id: number } }));
   const [body, setBody] = useState('');
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: key });

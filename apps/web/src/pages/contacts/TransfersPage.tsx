@@ -1,4 +1,5 @@
 /** /contacts/transfers: transfer attempts (15 a page), one attempt's progress and logs (50 a page), and revert. */
+
 import type { TransferAttempt } from '@harbor/shared';
 import {
   Alert,
@@ -20,7 +21,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { getTransferAttempt, getTransferLogs, listTransferAttempts, revertTransfer } from '../../api/contacts-list';
+import { revertTransfer } from '../../api/contacts-list';
+import { callQuery, qk, qkUnder } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 import { onTransferUpdate } from '../../live/transfers';
 
@@ -51,21 +53,19 @@ function AttemptDetail({ id }: { id: number }) {
   const qc = useQueryClient();
   const [page, setPage] = useState(1);
   const attempt = useQuery({
-    queryKey: ['transfer_attempt', id],
-    queryFn: () => getTransferAttempt(id),
+    ...callQuery('GET /v1/contacts/transfer_attempts/{id}', { params: { id } }),
     // Poll while it moves (or moves back); stop once it settles.
     refetchInterval: (q) =>
       q.state.data && (q.state.data.reverting || ['pending', 'processing'].includes(q.state.data.status))
         ? 1000
         : false,
   });
-  const logs = useQuery({ queryKey: ['transfer_logs', id, page], queryFn: () => getTransferLogs(id, page) });
+  const logs = useQuery(callQuery('GET /v1/contacts/transfer_attempts/{id}/logs', { params: { id }, query: { page } }));
   const [confirming, setConfirming] = useState(false);
   const revert = useMutation({
     mutationFn: () => revertTransfer(id),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['transfer_attempt', id] });
-      void qc.invalidateQueries({ queryKey: ['transfer_attempts'] });
+      void qc.invalidateQueries(qkUnder('/v1/contacts/transfer_attempts'));
     },
   });
   const a = attempt.data;
@@ -179,15 +179,14 @@ export function TransfersPage() {
   const [params, setParams] = useSearchParams();
   const [page, setPage] = useState(1);
   const selected = Number(params.get('attempt')) || null;
-  const list = useQuery({ queryKey: ['transfer_attempts', page], queryFn: () => listTransferAttempts(page) });
+  const list = useQuery(callQuery('GET /v1/contacts/transfer_attempts', { query: { page } }));
   const qc = useQueryClient();
   // A live update (finished, failed, reverted) refreshes that attempt, its logs and the list.
   useEffect(
     () =>
       onTransferUpdate((m) => {
-        for (const key of [['transfer_attempt', m.id], ['transfer_logs', m.id], ['transfer_attempts']]) {
-          void qc.invalidateQueries({ queryKey: key });
-        }
+        void qc.invalidateQueries(qkUnder('/v1/contacts/transfer_attempts/{id}', { params: { id: m.id } }));
+        void qc.invalidateQueries({ queryKey: qk('GET /v1/contacts/transfer_attempts') });
       }),
     [qc],
   );

@@ -2,12 +2,14 @@
  * The list screen's state: the view (search, filters, group view, pool, downline, order, page, page size) read from
  * and written to the address (listUrlState.ts), and the selection (chosen ids, or "every contact matching").
  */
+
 import { CONTACTS_MAX_OFFSET, DEBOUNCE_MS } from '@harbor/shared';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { listContacts, type Selection } from '../../api/contacts-list';
+import type { Selection } from '../../api/contacts-list';
+import { callQuery } from '../../api/queries';
 import {
   INITIAL_STATE,
   type ListState,
@@ -61,9 +63,9 @@ export function useContactsList() {
   }
 
   const query = useQuery({
-    queryKey: ['contacts', scopeKey, state.page, state.size, state.cursor],
-    queryFn: ({ signal }) =>
-      listContacts({ ...scope, limit: state.size, page: state.page, cursor: state.cursor }, signal),
+    ...callQuery('PATCH /v1/contacts', {
+      body: { ...scope, limit: state.size, page: state.page, cursor: state.cursor },
+    }),
     placeholderData: keepPreviousData,
   });
 

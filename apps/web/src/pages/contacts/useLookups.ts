@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { lookupsApi } from '../../api/contacts';
+import { callQuery } from '../../api/queries';
 
 /** The pickers' data, cached for the session: lookups change rarely and every contact screen needs them. */
 export function useLookups() {
   const opts = { staleTime: 5 * 60_000 };
-  const statuses = useQuery({ queryKey: ['lookups', 'statuses'], queryFn: lookupsApi.statuses, ...opts });
-  const agentflow = useQuery({ queryKey: ['lookups', 'agentflow'], queryFn: lookupsApi.agentflow, ...opts });
-  const sources = useQuery({ queryKey: ['lookups', 'sources'], queryFn: lookupsApi.sources, ...opts });
-  const groups = useQuery({ queryKey: ['lookups', 'groups'], queryFn: lookupsApi.groups, ...opts });
+  const statuses = useQuery({ ...callQuery('GET /v1/statuses'), ...opts });
+  const agentflow = useQuery({ ...callQuery('GET /v1/agentflow_statuses'), ...opts });
+  const sources = useQuery({ ...callQuery('GET /v1/sources'), ...opts });
+  const groups = useQuery({ ...callQuery('GET /v1/groups'), ...opts });
   return {
     statuses: statuses.data?.data ?? [],
     agentflow: agentflow.data ?? { groups: [], ungrouped: [] },

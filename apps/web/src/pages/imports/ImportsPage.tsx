@@ -24,6 +24,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import type { QueryOf } from '../../api/call';
 import { errorMessage } from '../../api/client';
 import {
   type Attempt,
@@ -37,6 +38,8 @@ import { useCurrentUser } from '../../auth/session';
 import { PageHeading } from '../../components/PageHeading';
 import { subjectOf } from '../../layout/nav';
 import { onImportProgress, watchImport } from './watchImport';
+
+type AttemptsQuery = QueryOf<'GET /v1/contacts/import_attempts'>;
 
 const LIMIT = 15;
 const TABS = [
@@ -146,11 +149,12 @@ function AttemptsTable() {
   const [filterValue, setFilterValue] = useState('');
   const [toDelete, setToDelete] = useState<Attempt | null>(null);
   const [removeContacts, setRemoveContacts] = useState(false);
-  const params = {
+  // The tabs and the filter select offer only the values the route takes.
+  const params: AttemptsQuery = {
     page,
     limit: LIMIT,
-    tab,
-    filter_by: filterValue ? filterBy : undefined,
+    tab: tab as AttemptsQuery['tab'],
+    filter_by: filterValue ? (filterBy as AttemptsQuery['filter_by']) : undefined,
     filter_value: filterValue || undefined,
   };
   const key = ['import_attempts', params];

@@ -7,9 +7,12 @@ import { Anchor, Badge, Button, Group, Pagination, Stack, Tabs, Text } from '@ma
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import type { QueryOf } from '../../api/call';
 import { type AttemptDetail, attemptRows, notImportedCsvUrl, type RowList } from '../../api/imports';
 import { RecordTable } from '../../components/RecordTable';
 import { ContactCell, FieldChanges, MatchedBy } from './MatchList';
+
+type RowKind = NonNullable<NonNullable<QueryOf<'GET /v1/contacts/import_attempts/{id}/rows'>>['kind']>;
 
 const LIMIT = 50;
 type Row = RowList['data'][number];
@@ -22,7 +25,7 @@ const UNDO: Record<string, string> = {
 };
 
 export function ResultRows({ attempt: a }: { attempt: AttemptDetail }) {
-  const tabs: Array<[string, string, number]> = [
+  const tabs: Array<[RowKind, string, number]> = [
     ['not_imported', 'Not imported', a.skipped + a.failed],
     ['updated', 'Changed', a.updated],
     ['unchanged', 'Unchanged', a.unchanged],
@@ -30,7 +33,7 @@ export function ResultRows({ attempt: a }: { attempt: AttemptDetail }) {
   ];
   const [kind, setKind] = useState(tabs.find((t) => t[2] > 0)?.[0] ?? 'not_imported');
   return (
-    <Tabs value={kind} onChange={(v) => setKind(v ?? 'not_imported')} keepMounted={false}>
+    <Tabs value={kind} onChange={(v) => setKind((v as RowKind | null) ?? 'not_imported')} keepMounted={false}>
       <Tabs.List>
         {tabs.map(([value, label, n]) => (
           <Tabs.Tab key={value} value={value}>
@@ -47,7 +50,7 @@ export function ResultRows({ attempt: a }: { attempt: AttemptDetail }) {
   );
 }
 
-function RowsPanel({ attempt: a, kind }: { attempt: AttemptDetail; kind: string }) {
+function RowsPanel({ attempt: a, kind }: { attempt: AttemptDetail; kind: RowKind }) {
   const [page, setPage] = useState(1);
   const q = useQuery({
     queryKey: ['import_rows', a.id, kind, page],

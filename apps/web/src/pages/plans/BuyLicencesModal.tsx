@@ -1,11 +1,13 @@
 /** More seats on a team or company subscription, charged for what is left of the month (shown before paying). */
+
 import { formatUsd, type PlanProduct, type Subscription } from '@harbor/shared';
 import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { newIdempotencyKey, plansApi } from '../../api/usage-plans';
+import { qkUnder } from '../../api/queries';
+import { invalidatePlans, newIdempotencyKey, plansApi } from '../../api/usage-plans';
 import { useCurrentUser } from '../../auth/session';
 import { type CardErrors, CardFields, cardId, checkCard, emptyCard } from './CardFields';
 import { day } from './format';
@@ -55,8 +57,8 @@ export function BuyLicencesModal({
     },
     onSuccess: (res) => {
       key.current = null;
-      void qc.invalidateQueries({ queryKey: ['plans', product] });
-      void qc.invalidateQueries({ queryKey: ['wallet'] });
+      void invalidatePlans(qc, product);
+      void qc.invalidateQueries(qkUnder('/v1/wallets'));
       notifications.show({
         color: 'green',
         message:

@@ -2,13 +2,21 @@
  * Cancelling a subscription says what happens before it does: at the end of the paid month (it works until then
  * and does not renew) or now (it stops now and the unused part of the month goes back to the wallet that paid).
  */
+
 import type { CancelType, PlanProduct, Subscription } from '@harbor/shared';
 import { Alert, Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { newIdempotencyKey, plansAdminApi, plansApi } from '../../api/usage-plans';
+import { qkUnder } from '../../api/queries';
+import {
+  invalidatePlans,
+  invalidatePlansAdmin,
+  newIdempotencyKey,
+  plansAdminApi,
+  plansApi,
+} from '../../api/usage-plans';
 import { day, formatUsd } from './format';
 
 /** What an immediate cancellation would credit now (the server computes the same at the moment it cancels). */
@@ -46,9 +54,9 @@ export function CancelModal({
     },
     onSuccess: (res) => {
       key.current = null;
-      void qc.invalidateQueries({ queryKey: ['plans', product] });
-      void qc.invalidateQueries({ queryKey: ['admin-plans', product] });
-      void qc.invalidateQueries({ queryKey: ['wallet'] });
+      void invalidatePlans(qc, product);
+      void invalidatePlansAdmin(qc, product);
+      void qc.invalidateQueries(qkUnder('/v1/wallets'));
       notifications.show({
         color: 'green',
         message: res.credited

@@ -3,13 +3,15 @@
  * an admin) hands each seat to someone by name and sets how many messages or minutes a month it allows, within the
  * subscription's pool; each save can be undone from its notice. More seats can be bought here.
  */
+
 import type { Licence, PlanProduct, Subscription } from '@harbor/shared';
 import { Alert, Badge, Button, Group, NumberInput, Paper, Progress, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { plansApi } from '../../api/usage-plans';
+import { callQuery } from '../../api/queries';
+import { invalidatePlans, planKey, plansApi } from '../../api/usage-plans';
 import { useCurrentUser } from '../../auth/session';
 import { OwnerSelect } from '../../components/pickers';
 import { RecordTable } from '../../components/RecordTable';
@@ -24,7 +26,7 @@ function HolderCell({ product, licence }: { product: PlanProduct; licence: Licen
     mutationFn: (body: { user_id?: number | null; allocation?: number }) =>
       plansApi.updateLicence(product, licence.id, body),
     onSuccess: (saved) => {
-      void qc.invalidateQueries({ queryKey: ['plans', product] });
+      void invalidatePlans(qc, product);
       const before = { user_id: licence.user?.id ?? null, allocation: licence.allocation };
       const id = `licence-${licence.id}-${Date.now()}`;
       notifications.show({
@@ -45,9 +47,7 @@ function HolderCell({ product, licence }: { product: PlanProduct; licence: Licen
               variant="light"
               onClick={() => {
                 notifications.hide(id);
-                void plansApi
-                  .updateLicence(product, licence.id, before)
-                  .then(() => qc.invalidateQueries({ queryKey: ['plans', product] }));
+                void plansApi.updateLicence(product, licence.id, before).then(() => invalidatePlans(qc, product));
               }}
             >
               Undo
@@ -106,8 +106,7 @@ function HolderCell({ product, licence }: { product: PlanProduct; licence: Licen
 function TeamSubscription({ product, subscription }: { product: PlanProduct; subscription: Subscription }) {
   const [buying, setBuying] = useState(false);
   const list = useQuery({
-    queryKey: ['plans', product, 'licences', subscription.id],
-    queryFn: ({ signal }) => plansApi.licences(product, { subscription_id: subscription.id, limit: 100 }, signal),
+    ...callQuery(planKey('GET', product, 'licenses'), { query: { subscription_id: subscription.id, limit: 100 } }),
   });
   const pool = list.data?.pool;
   return (
@@ -181,12 +180,10 @@ export function LicencesTab({ product }: { product: PlanProduct }) {
   const user = useCurrentUser();
   const allocates = user.permissions.includes('plans.allocate');
   const own = useQuery({
-    queryKey: ['plans', product, 'licences', 'mine'],
-    queryFn: ({ signal }) => plansApi.licences(product, { limit: 100 }, signal),
+    ...callQuery(planKey('GET', product, 'licenses'), { query: { limit: 100 } }),
   });
   const subs = useQuery({
-    queryKey: ['plans', product, 'subscriptions', 'managed'],
-    queryFn: ({ signal }) => plansApi.subscriptions(product, { limit: 100, order_field: 'created_at' }, signal),
+    ...callQuery(planKey('GET', product, 'subscriptions'), { query: { limit: 100, order_field: 'created_at' } }),
     enabled: allocates,
   });
   const mine = (own.data?.data ?? []).filter((l) => l.user?.id === user.id);

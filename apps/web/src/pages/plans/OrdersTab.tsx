@@ -1,4 +1,5 @@
 /** Orders: every purchase I placed or that my subscriptions made (new, more licences, renewals), newest first. */
+
 import type { Order, OrderList, PlanProduct } from '@harbor/shared';
 import { PAYMENT_METHOD_LABELS } from '@harbor/shared';
 import { Alert, Badge, Pagination, Stack, Text } from '@mantine/core';
@@ -6,7 +7,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { plansApi } from '../../api/usage-plans';
+import { callQuery } from '../../api/queries';
+import { planKey } from '../../api/usage-plans';
 import { RecordTable } from '../../components/RecordTable';
 import { day, formatUsd, ORDER_KIND_LABELS, STATUS_COLOR, STATUS_TEXT } from './format';
 
@@ -59,8 +61,7 @@ export function OrdersTab({ product }: { product: PlanProduct }) {
   const [params, setParams] = useSearchParams();
   const page = Number(params.get('page') ?? 1) || 1;
   const list = useQuery({
-    queryKey: ['plans', product, 'orders', page],
-    queryFn: ({ signal }) => plansApi.orders(product, { page, limit: 25 }, signal),
+    ...callQuery(planKey('GET', product, 'orders'), { query: { page, limit: 25 } }),
   });
   return (
     <Stack gap="sm">

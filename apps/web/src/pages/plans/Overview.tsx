@@ -2,6 +2,7 @@
  * "My plan": what covers me this month and how much of it I used (for the dialer, whether I can call and what to
  * fix if not), the company's subscription waiting for activation, and the plans on sale.
  */
+
 import { featureGateRefusal, type Plan, type PlanProduct, type UsageSummary } from '@harbor/shared';
 import {
   Alert,
@@ -22,7 +23,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { isSubscription, plansApi } from '../../api/usage-plans';
+import { callQuery } from '../../api/queries';
+import { isSubscription, planKey } from '../../api/usage-plans';
 import { useCurrentUser } from '../../auth/session';
 import { subjectOf } from '../../layout/nav';
 import {
@@ -155,21 +157,17 @@ export function Overview({ product }: { product: PlanProduct }) {
   const user = useCurrentUser();
   const [buying, setBuying] = useState<Plan | null>(null);
   const usage = useQuery({
-    queryKey: ['plans', product, 'usage'],
-    queryFn: ({ signal }) => plansApi.usage(product, signal),
+    ...callQuery(planKey('GET', product, 'subscriptions_usage')),
   });
   const pending = useQuery({
-    queryKey: ['plans', product, 'pending-company'],
-    queryFn: ({ signal }) => plansApi.pendingCompany(product, signal),
+    ...callQuery(planKey('GET', product, 'subscriptions/pending_company_subscription')),
   });
   const plans = useQuery({
-    queryKey: ['plans', product, 'on-sale'],
-    queryFn: ({ signal }) => plansApi.plans(product, { all: 'true' }, signal),
+    ...callQuery(planKey('GET', product, 'plans'), { query: { all: 'true' } }),
   });
   const teams = user.permissions.includes('plans.allocate');
   const enterprise = useQuery({
-    queryKey: ['plans', product, 'enterprise'],
-    queryFn: ({ signal }) => plansApi.enterprisePlans(product, { all: 'true' }, signal),
+    ...callQuery(planKey('GET', product, 'plans/enterprise'), { query: { all: 'true' } }),
     enabled: teams,
   });
   const error = usage.error ?? plans.error ?? pending.error;

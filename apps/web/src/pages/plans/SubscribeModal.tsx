@@ -3,13 +3,15 @@
  * wallet, the company wallet (admins) or a card. It says what will be charged before anything is; one
  * Idempotency-Key per purchase the person means to make, so a second click buys once.
  */
+
 import { can, formatUsd, type Plan, type PlanProduct, type SubscriptionKind, unitsLabel } from '@harbor/shared';
 import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
-import { newIdempotencyKey, plansApi } from '../../api/usage-plans';
+import { qkUnder } from '../../api/queries';
+import { invalidatePlans, newIdempotencyKey, plansApi } from '../../api/usage-plans';
 import { useCurrentUser } from '../../auth/session';
 import { subjectOf } from '../../layout/nav';
 import { type CardErrors, CardFields, cardId, checkCard, emptyCard } from './CardFields';
@@ -68,8 +70,8 @@ function SubscribeForm({ product, plan, onDone }: { product: PlanProduct; plan: 
     },
     onSuccess: (res) => {
       key.current = null;
-      void qc.invalidateQueries({ queryKey: ['plans', product] });
-      void qc.invalidateQueries({ queryKey: ['wallet'] });
+      void invalidatePlans(qc, product);
+      void qc.invalidateQueries(qkUnder('/v1/wallets'));
       notifications.show({
         color: 'green',
         message:

@@ -2,13 +2,15 @@
  * Subscriptions I see (mine, the ones whose licence I hold, my team's), with search and filters kept in the address.
  * Their buyer (or an admin) turns renewal off and on, and cancels.
  */
+
 import type { PlanProduct, Subscription, SubscriptionList } from '@harbor/shared';
 import { Alert, Badge, Button, Checkbox, Group, Pagination, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { plansApi } from '../../api/usage-plans';
+import { callQuery } from '../../api/queries';
+import { invalidatePlans, planKey, plansApi } from '../../api/usage-plans';
 import { RecordTable } from '../../components/RecordTable';
 import { CancelModal } from './CancelModal';
 import { formatUsd, STATUS_COLOR, STATUS_TEXT, SUBSCRIPTION_KIND_LABELS, subscriptionState } from './format';
@@ -27,7 +29,7 @@ export function SubscriptionRows({
   const qc = useQueryClient();
   const renew = useMutation({
     mutationFn: (v: { id: number; on: boolean }) => plansApi.setAutoRenew(product, v.id, v.on),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['plans', product] }),
+    onSuccess: () => void invalidatePlans(qc, product),
   });
   const live = (s: Subscription) => s.status === 'active' || s.status === 'pending';
   return (
@@ -117,13 +119,15 @@ export function SubscriptionsTab({ product }: { product: PlanProduct }) {
     setParams(next, { replace: true });
   };
   const list = useQuery({
-    queryKey: ['plans', product, 'subscriptions', { q, mine, active, page }],
-    queryFn: ({ signal }) =>
-      plansApi.subscriptions(
-        product,
-        { q: q || undefined, mine: mine ? 'true' : undefined, active: active ? 'true' : undefined, page, limit: 25 },
-        signal,
-      ),
+    ...callQuery(planKey('GET', product, 'subscriptions'), {
+      query: {
+        q: q || undefined,
+        mine: mine ? 'true' : undefined,
+        active: active ? 'true' : undefined,
+        page,
+        limit: 25,
+      },
+    }),
   });
   return (
     <Stack gap="sm">

@@ -1,4 +1,5 @@
 /** Account additions: profile details, webpage, favorite users, offices and the addresses you signed in from. */
+
 import { OFFICE_TYPES, positionTitleLabel, positionTitlesFor, type UpdateProfileBody } from '@harbor/shared';
 import {
   Alert,
@@ -18,14 +19,8 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
-import {
-  listAuthIps,
-  listFavorites,
-  listOfficeLocations,
-  updateDashboard,
-  updateProfile,
-  updateWebpage,
-} from '../../api/people';
+import { updateDashboard, updateProfile, updateWebpage } from '../../api/people';
+import { callQuery } from '../../api/queries';
 import { useCurrentUser, useUserMutation } from '../../auth/session';
 
 const fieldError = (error: unknown, f: string) => (error instanceof ApiError ? error.errors[f]?.[0] : undefined);
@@ -33,7 +28,7 @@ const fieldError = (error: unknown, f: string) => (error instanceof ApiError ? e
 export function ProfileDetailsForm() {
   const user = useCurrentUser();
   const save = useUserMutation(updateProfile);
-  const offices = useQuery({ queryKey: ['office_locations'], queryFn: ({ signal }) => listOfficeLocations(signal) });
+  const offices = useQuery(callQuery('GET /v1/users/office_locations'));
   const [form, setForm] = useState({
     first_name: user.profile.first_name,
     last_name: user.profile.last_name,
@@ -178,8 +173,7 @@ export function FavoritesTab() {
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 250);
   const people = useQuery({
-    queryKey: ['me', 'favorite_lists', q],
-    queryFn: ({ signal }) => listFavorites(q, signal),
+    ...callQuery('GET /v1/users/favorite_lists', { query: { q: q || undefined } }),
     placeholderData: keepPreviousData,
   });
   const save = useUserMutation(updateDashboard);
@@ -231,8 +225,8 @@ export function FavoritesTab() {
 }
 
 export function SignInsTab() {
-  const ips = useQuery({ queryKey: ['me', 'auth_ips'], queryFn: ({ signal }) => listAuthIps(signal) });
-  const offices = useQuery({ queryKey: ['office_locations'], queryFn: ({ signal }) => listOfficeLocations(signal) });
+  const ips = useQuery(callQuery('GET /v1/users/auth_ips'));
+  const offices = useQuery(callQuery('GET /v1/users/office_locations'));
   return (
     <Stack maw={640}>
       <Text fw={600}>Addresses you signed in from</Text>

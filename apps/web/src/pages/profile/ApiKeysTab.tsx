@@ -1,18 +1,20 @@
 /** API keys: create (the token is shown once), refresh (a new token, the old one dies), revoke. */
+
 import type { ApiKeyWithToken } from '@harbor/shared';
 import { Alert, Button, Code, CopyButton, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { createApiKey, listApiKeys, refreshApiKey, revokeApiKey } from '../../api/people';
+import { createApiKey, refreshApiKey, revokeApiKey } from '../../api/people';
+import { callQuery, qk } from '../../api/queries';
 
-const KEY = ['me', 'api_keys'];
+const KEY = qk('GET /v1/users/api_keys');
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' }) : 'never';
 
 export function ApiKeysTab() {
   const queryClient = useQueryClient();
-  const keys = useQuery({ queryKey: KEY, queryFn: ({ signal }) => listApiKeys(signal) });
+  const keys = useQuery(callQuery('GET /v1/users/api_keys'));
   const [name, setName] = useState('');
   const [shown, setShown] = useState<ApiKeyWithToken | null>(null);
   const done = (key?: ApiKeyWithToken) => {

@@ -2,10 +2,11 @@ import { Alert, Button, Code, Fieldset, Group, PasswordInput, SimpleGrid, Stack,
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { recoveryCodesStatus, regenerateRecoveryCodes, type TwoFactorOn } from '../../api/endpoints';
+import { regenerateRecoveryCodes, type TwoFactorOn } from '../../api/endpoints';
+import { callQuery, qk } from '../../api/queries';
 import { setCurrentUser } from '../../auth/session';
 
-const STATUS_KEY = ['two-factor', 'recovery-codes'];
+const STATUS_KEY = qk('GET /v1/users/two_factor/recovery_codes');
 
 /** Saves the codes as a text file; nothing leaves the browser. */
 function download(codes: string[], email: string) {
@@ -63,7 +64,7 @@ export function RecoveryCodesShown({ codes, email, onDone }: { codes: string[]; 
 /** How many codes are left, and a new set with the password (the old set stops working). */
 export function RecoveryCodesManage({ onCodes }: { onCodes: (codes: string[]) => void }) {
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: STATUS_KEY, queryFn: ({ signal }) => recoveryCodesStatus(signal) });
+  const status = useQuery(callQuery('GET /v1/users/two_factor/recovery_codes'));
   const [password, setPassword] = useState('');
   const regenerate = useMutation({
     mutationFn: regenerateRecoveryCodes,

@@ -2,6 +2,7 @@
  * "Be the phone" (/dev/phone, development only, like /dev/inbox): the texts the loopback carrier delivered to a
  * number, and a reply from it, which reaches Harbor as a signed inbound webhook exactly as a carrier's would.
  */
+
 import { formatPhone } from '@harbor/shared';
 import {
   Alert,
@@ -19,6 +20,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
+import { callQuery, qkUnder } from '../../api/queries';
 import { devPhoneApi } from '../../api/sms';
 import { PageHeading } from '../../components/PageHeading';
 
@@ -29,13 +31,11 @@ export function DevPhonePage() {
   const [text, setText] = useState('');
   const qc = useQueryClient();
   const phones = useQuery({
-    queryKey: ['dev-phone', 'list'],
-    queryFn: ({ signal }) => devPhoneApi.phones(signal),
+    ...callQuery('GET /v1/dev/phones'),
     refetchInterval: 2000,
   });
   const phone = useQuery({
-    queryKey: ['dev-phone', number],
-    queryFn: ({ signal }) => devPhoneApi.phone(number, signal),
+    ...callQuery('GET /v1/dev/phone', { query: { number } }),
     enabled: !!number,
     refetchInterval: 1500,
   });
@@ -45,7 +45,7 @@ export function DevPhonePage() {
     mutationFn: () => devPhoneApi.reply({ from: number, to: business, body: text }),
     onSuccess: () => {
       setText('');
-      void qc.invalidateQueries({ queryKey: ['dev-phone'] });
+      void qc.invalidateQueries(qkUnder('/v1/dev'));
     },
   });
   return (

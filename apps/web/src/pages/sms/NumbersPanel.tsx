@@ -2,12 +2,14 @@
  * Your numbers and their A2P 10DLC registration (carriers deliver only from approved senders), and buying one by
  * area code, paid from the wallet.
  */
+
 import { formatPhone, formatUsd, USAGE_PRICES } from '@harbor/shared';
 import { Alert, Badge, Button, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { smsApi } from '../../api/sms';
+import { callQuery, qk } from '../../api/queries';
+import { smsApi, textingQueries } from '../../api/sms';
 
 const REG = {
   pending: { color: 'yellow', label: 'Registration pending' },
@@ -21,14 +23,12 @@ export function NumbersPanel() {
   const [asked, setAsked] = useState<string | null>(null);
   const key = useRef(crypto.randomUUID());
   const mine = useQuery({
-    queryKey: ['sms', 'numbers'],
-    queryFn: ({ signal }) => smsApi.myNumbers(signal),
+    ...textingQueries.myNumbers(),
     // A pending registration is approved by the carrier after a while: look again until it is.
     refetchInterval: (q) => (q.state.data?.data.some((n) => n.registration_status === 'pending') ? 5000 : false),
   });
   const found = useQuery({
-    queryKey: ['sms', 'available', asked],
-    queryFn: ({ signal }) => smsApi.searchNumbers(asked ?? '', signal),
+    ...callQuery('GET /v1/users/phone_numbers/search', { query: { area_code: asked || undefined } }),
     enabled: asked !== null,
   });
   const buy = useMutation({
@@ -36,7 +36,7 @@ export function NumbersPanel() {
     onSuccess: () => {
       key.current = crypto.randomUUID();
       setAsked(null);
-      void qc.invalidateQueries({ queryKey: ['sms', 'numbers'] });
+      void qc.invalidateQueries({ queryKey: qk('GET /v1/users/phone_numbers') });
     },
   });
   return (

@@ -3,6 +3,7 @@
  * beside it (on a phone, one or the other). The open conversation and the search live in the URL (?contact=, ?q=).
  * Replies arrive over the SMS channel of /cable (live/sms.ts) and update the list and the thread at once.
  */
+
 import {
   Alert,
   Badge,
@@ -23,7 +24,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { type Conversation, smsApi } from '../../api/sms';
+import { qk } from '../../api/queries';
+import { type Conversation, textingQueries } from '../../api/sms';
 import { PageHeading } from '../../components/PageHeading';
 import { onSmsMessage } from '../../live/sms';
 import { NumbersPanel } from './NumbersPanel';
@@ -112,16 +114,15 @@ export function SmsInboxPage() {
   }, [search, q, setParams]);
 
   const list = useQuery({
-    queryKey: ['sms', 'conversations', q],
-    queryFn: ({ signal }) => smsApi.conversations({ q }, signal),
+    ...textingQueries.conversations({ q }),
   });
-  const numbers = useQuery({ queryKey: ['sms', 'numbers'], queryFn: ({ signal }) => smsApi.myNumbers(signal) });
+  const numbers = useQuery(textingQueries.myNumbers());
 
   useEffect(
     () =>
       onSmsMessage((m) => {
-        void qc.invalidateQueries({ queryKey: ['sms', 'conversations'] });
-        if (m.contact_id) void qc.invalidateQueries({ queryKey: ['sms', 'thread', m.contact_id] });
+        void qc.invalidateQueries({ queryKey: qk('POST /v1/sms/fetch_conversations') });
+        if (m.contact_id) void qc.invalidateQueries({ queryKey: textingQueries.thread(m.contact_id).queryKey });
       }),
     [qc],
   );

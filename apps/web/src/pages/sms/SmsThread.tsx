@@ -3,6 +3,7 @@
  * counter (what is charged), an optional picture, delivery status on each message, and the agent's decision on a
  * reply flagged as a possible stop.
  */
+
 import {
   MMS_MAX_BYTES,
   MMS_TYPES,
@@ -30,7 +31,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { smsApi, type Thread } from '../../api/sms';
+import { qk } from '../../api/queries';
+import { invalidateTexting, smsApi, type Thread, textingQueries } from '../../api/sms';
 
 const BAD = new Set(['failed', 'undelivered']);
 
@@ -73,7 +75,7 @@ function Composer({ thread, contactId }: { thread: Thread; contactId: number }) 
   const [file, setFile] = useState<File | null>(null);
   const [triggerId, setTriggerId] = useState('');
   const key = useRef(crypto.randomUUID());
-  const templates = useQuery({ queryKey: ['sms', 'templates'], queryFn: ({ signal }) => smsApi.templates(signal) });
+  const templates = useQuery(textingQueries.templates());
   const seg = smsSegments(text);
   const tooLong = seg.segments > SMS_MAX_SEGMENTS;
   const fileError =
@@ -100,7 +102,7 @@ function Composer({ thread, contactId }: { thread: Thread; contactId: number }) 
       setFile(null);
       setTriggerId('');
       key.current = crypto.randomUUID();
-      void qc.invalidateQueries({ queryKey: ['sms'] });
+      void invalidateTexting(qc);
     },
   });
   const options = templates.data?.data ?? [];
@@ -160,19 +162,20 @@ function Composer({ thread, contactId }: { thread: Thread; contactId: number }) 
 export function SmsThread({ contactId, onBack }: { contactId: number; onBack?: () => void }) {
   const qc = useQueryClient();
   const thread = useQuery({
-    queryKey: ['sms', 'thread', contactId],
-    queryFn: ({ signal }) => smsApi.show(contactId, signal),
+    ...textingQueries.thread(contactId),
   });
   const unread = thread.data?.conversation?.unread_count ?? 0;
   useEffect(() => {
     if (unread > 0) {
-      void smsApi.read(contactId).then(() => qc.invalidateQueries({ queryKey: ['sms', 'conversations'] }));
+      void smsApi
+        .read(contactId)
+        .then(() => qc.invalidateQueries({ queryKey: qk('POST /v1/sms/fetch_conversations') }));
     }
   }, [unread, contactId, qc]);
   const decide = useMutation({
     mutationFn: (status: 'allowed' | 'opted_out') =>
       smsApi.permission({ contact_id: contactId, status, clear_flag: true }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['sms'] }),
+    onSuccess: () => invalidateTexting(qc),
   });
   const end = useRef<HTMLDivElement>(null);
   const count = thread.data?.messages.length ?? 0;

@@ -52,7 +52,7 @@ export function SoaRequestsPage() {
   const zone = zoneOf(useCurrentUser());
   const [params, setParams] = useSearchParams();
   const status = (SOA_STATUSES as readonly string[]).includes(params.get('status') ?? '')
-    ? params.get('status')!
+    ? (params.get('status') as (typeof SOA_STATUSES)[number])
     : null;
   const page = Number(params.get('page')) || 1;
   const list = useQuery({

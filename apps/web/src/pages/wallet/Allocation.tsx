@@ -2,16 +2,18 @@
  * Managers and admins: allocate money to the people they manage, or reclaim it. Admins draw from (and return to)
  * the company wallet, managers from their own. Each action is one ledger movement: all the people picked, or none.
  */
+
 import { formatUsd, parseUsd, WALLET_LIMITS, type WalletState } from '@harbor/shared';
 import { Alert, Button, Group, MultiSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { allocate, newIdempotencyKey, reclaim, walletMembers } from '../../api/wallet';
+import { callQuery, qkUnder } from '../../api/queries';
+import { allocate, newIdempotencyKey, reclaim } from '../../api/wallet';
 
 export function Allocation({ wallet }: { wallet: WalletState }) {
   const qc = useQueryClient();
-  const members = useQuery({ queryKey: ['wallet', 'members'], queryFn: ({ signal }) => walletMembers(signal) });
+  const members = useQuery(callQuery('GET /v1/wallets/members'));
   const [picked, setPicked] = useState<string[]>([]);
   const [amount, setAmount] = useState('');
   const [message, setMessage] = useState<string | null>(null);
@@ -33,7 +35,7 @@ export function Allocation({ wallet }: { wallet: WalletState }) {
         wallet.company_balance !== null ? 'Company wallet' : 'Your wallet'
       } now holds ${formatUsd(r.funding_balance)}.`,
     );
-    void qc.invalidateQueries({ queryKey: ['wallet'] });
+    void qc.invalidateQueries(qkUnder('/v1/wallets'));
   };
   const ids = picked.map(Number);
   /** The key of what the person is doing now: the same until they change the people or the amount. */

@@ -1,9 +1,11 @@
 /** Auto-refill: on or off, the threshold and the amount (defaults off, $10, $50), charged to the saved card. */
+
 import { cardBrandLabel, formatUsd, maskedCard, parseUsd, WALLET_LIMITS, type WalletState } from '@harbor/shared';
 import { Alert, Button, Group, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
+import { qk } from '../../api/queries';
 import { newIdempotencyKey, updateSettings } from '../../api/wallet';
 
 const dollars = (cents: number) => (cents / 100).toFixed(2);
@@ -19,7 +21,7 @@ export function AutoRefill({ wallet }: { wallet: WalletState }) {
     mutationFn: () =>
       updateSettings({ enabled, threshold: parseUsd(threshold)!, amount: parseUsd(amount)! }, newIdempotencyKey()),
     onSuccess: (next) => {
-      qc.setQueryData(['wallet'], next);
+      qc.setQueryData(qk('GET /v1/wallets'), next);
       // Show what was saved, as the server has it ("40" becomes "40.00").
       setThreshold(dollars(next.auto_refill_settings.threshold));
       setAmount(dollars(next.auto_refill_settings.amount));

@@ -1,10 +1,12 @@
 /** What usage costs: the price list, and an estimate for a usage type and quantity against the balance. */
+
 import { type CostEstimate, formatUsd, USAGE_PRICES, USAGE_TYPES, type UsageType, WALLET_LIMITS } from '@harbor/shared';
 import { Alert, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { estimateCost, usagePricing } from '../../api/wallet';
+import { callQuery } from '../../api/queries';
+import { estimateCost } from '../../api/wallet';
 
 export function Estimate() {
   const [usageType, setUsageType] = useState<UsageType>('sms');
@@ -60,7 +62,7 @@ export function Estimate() {
 }
 
 export function Pricing() {
-  const prices = useQuery({ queryKey: ['wallet', 'pricing'], queryFn: ({ signal }) => usagePricing(signal) });
+  const prices = useQuery(callQuery('GET /v1/wallets/usage_pricing'));
   return (
     <Table aria-label="Usage prices" withRowBorders={false} verticalSpacing={4}>
       <Table.Tbody>

@@ -3,13 +3,14 @@
  * (its signed webhook), a moment after the card form's answer, so the page waits for that, then shows the invoice.
  * The spec hides the chat popup here; the app has no chat popup yet, so there is nothing to hide.
  */
+
 import { cardBrandLabel, formatUsd, maskedCard } from '@harbor/shared';
 import { Alert, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Table, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { getPayment } from '../../api/wallet';
+import { callQuery } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 
 const STATUS = {
@@ -24,8 +25,7 @@ export function ReceiptPage() {
   const id = Number(params.get('payment'));
   const valid = Number.isSafeInteger(id) && id > 0;
   const payment = useQuery({
-    queryKey: ['wallet', 'payment', id],
-    queryFn: ({ signal }) => getPayment(id, signal),
+    ...callQuery('GET /v1/wallets/payments/{id}', { params: { id } }),
     enabled: valid,
     // Poll while the processor has not confirmed yet; stop once it has (or refused).
     refetchInterval: (q) => (q.state.data?.status === 'pending' ? 750 : false),

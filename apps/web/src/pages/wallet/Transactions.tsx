@@ -1,4 +1,5 @@
 /** Transactions (20 a page, filtered by kind; 'All' is no filter) and the invoices of card payments. */
+
 import {
   cardBrandLabel,
   formatUsd,
@@ -11,7 +12,7 @@ import { Alert, Anchor, Badge, Group, NativeSelect, Pagination, Stack, Text } fr
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { invoiceHistory, transactionHistory } from '../../api/wallet';
+import { callQuery } from '../../api/queries';
 import { RecordTable } from '../../components/RecordTable';
 
 const POSITIVE = 'light-dark(var(--mantine-color-teal-9), var(--mantine-color-teal-4))';
@@ -23,8 +24,7 @@ export function Transactions() {
   const [filter, setFilter] = useState<'all' | WalletTransactionKind>('all');
   const [page, setPage] = useState(1);
   const list = useQuery({
-    queryKey: ['wallet', 'transactions', filter, page],
-    queryFn: ({ signal }) => transactionHistory({ page, filter }, signal),
+    ...callQuery('GET /v1/wallets/transaction_history', { query: { page, filter } }),
     placeholderData: keepPreviousData,
   });
   const rows = list.data?.transactions ?? [];
@@ -101,7 +101,7 @@ export function Transactions() {
 }
 
 export function Invoices() {
-  const list = useQuery({ queryKey: ['wallet', 'invoices'], queryFn: ({ signal }) => invoiceHistory(1, signal) });
+  const list = useQuery(callQuery('GET /v1/wallets/invoice_history', { query: { page: 1 } }));
   const rows = list.data?.invoices ?? [];
   return (
     <Stack gap="xs">

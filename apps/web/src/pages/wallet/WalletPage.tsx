@@ -3,6 +3,7 @@
  * kind filter, invoices, cost estimates and prices; allocation for managers and admins. Money is USD with two
  * decimals, 'N/A' when missing.
  */
+
 import {
   ANALYTICS_PERIODS,
   cardBrandLabel,
@@ -15,7 +16,7 @@ import { Alert, Center, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Text
 import { useQuery } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { errorMessage } from '../../api/client';
-import { getWallet, walletAnalytics } from '../../api/wallet';
+import { callQuery } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 import { Allocation } from './Allocation';
 import { AutoRefill } from './AutoRefill';
@@ -47,8 +48,7 @@ const PERIOD_LABELS: Record<WalletAnalytics['period'], string> = {
 function Analytics() {
   const [period, setPeriod] = useState<WalletAnalytics['period']>('30d');
   const data = useQuery({
-    queryKey: ['wallet', 'analytics', period],
-    queryFn: ({ signal }) => walletAnalytics(period, signal),
+    ...callQuery('GET /v1/wallets/analytics', { query: { period } }),
   });
   const loader = (
     <Center h={220}>
@@ -118,7 +118,7 @@ function Summary({ wallet }: { wallet: WalletState }) {
 }
 
 export function WalletPage() {
-  const wallet = useQuery({ queryKey: ['wallet'], queryFn: ({ signal }) => getWallet(signal) });
+  const wallet = useQuery(callQuery('GET /v1/wallets'));
   return (
     <Stack gap="md">
       <PageHeading title="Wallet" />

@@ -1,10 +1,12 @@
 /** Admin screens for tags, groups and pools (pools with their holders). */
+
 import { TAG_COLORS } from '@harbor/shared';
 import { Alert, Badge, Button, Group, NativeSelect, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/client';
-import { adminLookupsApi, lookupsApi, type PoolT } from '../../../api/contacts';
+import { adminLookupsApi, lookupsApi, type PoolT, tagsQuery } from '../../../api/contacts';
+import { callQuery, qk } from '../../../api/queries';
 import { ConfirmDeleteButton } from '../../../components/ConfirmDeleteButton';
 import { PageHeading } from '../../../components/PageHeading';
 import { OwnerSelect } from '../../../components/pickers';
@@ -13,13 +15,13 @@ export function TagsAdminPage() {
   const qc = useQueryClient();
   const [search, setSearch] = useState('');
   const [name, setName] = useState('');
-  const [color, setColor] = useState<string>('blue');
-  const tags = useQuery({ queryKey: ['lookups', 'tags', search], queryFn: () => lookupsApi.tags(search || undefined) });
+  const [color, setColor] = useState<(typeof TAG_COLORS)[number]>('blue');
+  const tags = useQuery(tagsQuery(search || undefined));
   const create = useMutation({
     mutationFn: () => lookupsApi.createTag(name, color),
     onSuccess: () => {
       setName('');
-      void qc.invalidateQueries({ queryKey: ['lookups', 'tags'] });
+      void qc.invalidateQueries({ queryKey: qk('PATCH /v1/tags') });
     },
   });
   return (
@@ -51,7 +53,7 @@ export function TagsAdminPage() {
         <NativeSelect
           label="New tag color"
           value={color}
-          onChange={(e) => setColor(e.currentTarget.value)}
+          onChange={(e) => setColor(e.currentTarget.value as (typeof TAG_COLORS)[number])}
           data={[...TAG_COLORS]}
         />
         <Button onClick={() => create.mutate()} disabled={!name.trim()} loading={create.isPending}>
@@ -69,8 +71,8 @@ export function TagsAdminPage() {
 
 export function GroupsAdminPage() {
   const qc = useQueryClient();
-  const key = ['lookups', 'groups'];
-  const groups = useQuery({ queryKey: key, queryFn: lookupsApi.groups });
+  const key = qk('GET /v1/groups');
+  const groups = useQuery(callQuery('GET /v1/groups'));
   const [name, setName] = useState('');
   const refresh = () => void qc.invalidateQueries({ queryKey: key });
   const create = useMutation({
@@ -213,8 +215,8 @@ function PoolRow({ pool, onChanged }: { pool: PoolT; onChanged: () => void }) {
 
 export function PoolsAdminPage() {
   const qc = useQueryClient();
-  const key = ['lookups', 'pools'];
-  const pools = useQuery({ queryKey: key, queryFn: lookupsApi.pools });
+  const key = qk('GET /v1/pools');
+  const pools = useQuery(callQuery('GET /v1/pools'));
   const [name, setName] = useState('');
   const refresh = () => void qc.invalidateQueries({ queryKey: key });
   const create = useMutation({

@@ -2,12 +2,14 @@
  * One admin screen for a /v1/admin/<path> lookup (statuses, sources, carriers, agent-flow statuses): a table with
  * inline rename, active toggle and delete, and an add form. Server messages (duplicate name, in use) are shown as is.
  */
+
 import { STATUS_COLORS } from '@harbor/shared';
 import { Alert, Button, Group, NativeSelect, Stack, Switch, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { errorMessage } from '../../../api/client';
-import { adminLookupsApi } from '../../../api/contacts';
+import { type AdminLookupPath, adminLookupsApi, invalidateLookups } from '../../../api/contacts';
+import { qk } from '../../../api/queries';
 import { ConfirmDeleteButton } from '../../../components/ConfirmDeleteButton';
 import { PageHeading } from '../../../components/PageHeading';
 
@@ -32,7 +34,7 @@ function Row({
   extra,
   onChanged,
 }: {
-  path: string;
+  path: AdminLookupPath;
   row: LookupRow;
   extra: ExtraField[];
   onChanged: () => void;
@@ -101,7 +103,7 @@ function Row({
 }
 
 export function LookupAdminPage(props: {
-  path: string;
+  path: AdminLookupPath;
   title: string;
   singular: string;
   extra?: ExtraField[];
@@ -109,12 +111,14 @@ export function LookupAdminPage(props: {
 }) {
   const extra = props.extra ?? [];
   const qc = useQueryClient();
-  const key = ['admin', props.path];
-  const list = useQuery({ queryKey: key, queryFn: () => adminLookupsApi.list<LookupRow>(props.path) });
+  const key = qk(`GET /v1/admin/${props.path}`);
+  const list = useQuery({ queryKey: key, queryFn: () => adminLookupsApi.list(props.path) });
+  // Every lookup's row is a LookupRow: the page shows the fields its `extra` names.
+  const rows: LookupRow[] = list.data?.data ?? [];
   const [draft, setDraft] = useState<Record<string, string>>({ name: '' });
   const refresh = () => {
     void qc.invalidateQueries({ queryKey: key });
-    void qc.invalidateQueries({ queryKey: ['lookups'] });
+    void invalidateLookups(qc);
   };
   const create = useMutation({
     mutationFn: () => {
@@ -145,7 +149,7 @@ export function LookupAdminPage(props: {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {list.data?.data.map((r) => (
+            {rows.map((r) => (
               <Row
                 key={`${r.id}-${r.name}-${r.active}-${r.color}-${r.group_id}`}
                 path={props.path}

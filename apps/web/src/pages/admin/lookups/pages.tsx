@@ -1,9 +1,11 @@
 /** The admin lookup screens: statuses, sources, carriers, agent-flow statuses (with their groups). */
+
 import { Alert, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/client';
-import { type AgentflowTree, adminLookupsApi, lookupsApi } from '../../../api/contacts';
+import { type AgentflowTree, adminLookupsApi, invalidateLookups } from '../../../api/contacts';
+import { callQuery, qk } from '../../../api/queries';
 import { colorOptions, LookupAdminPage } from './LookupAdminPage';
 
 export const StatusesAdminPage = () => (
@@ -28,7 +30,7 @@ function AgentflowGroups({ tree }: { tree: AgentflowTree }) {
   const save = useMutation({
     mutationFn: () => adminLookupsApi.saveAgentflowGroups(groups.filter((g) => g.name.trim())),
     onSuccess: () =>
-      void qc.invalidateQueries({ queryKey: ['lookups'] }).then(() => qc.invalidateQueries({ queryKey: ['admin'] })),
+      void invalidateLookups(qc).then(() => qc.invalidateQueries({ queryKey: qk('GET /v1/admin/agentflow_statuses') })),
   });
   return (
     <Stack gap="xs">
@@ -64,7 +66,7 @@ function AgentflowGroups({ tree }: { tree: AgentflowTree }) {
 }
 
 export function AgentflowAdminPage() {
-  const tree = useQuery({ queryKey: ['lookups', 'agentflow'], queryFn: lookupsApi.agentflow });
+  const tree = useQuery(callQuery('GET /v1/agentflow_statuses'));
   const groupOptions = [
     { value: '', label: 'No group' },
     ...(tree.data?.groups ?? []).map((g) => ({ value: String(g.id), label: g.name })),

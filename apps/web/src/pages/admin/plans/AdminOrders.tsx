@@ -2,6 +2,7 @@
  * Every order of the company for a product. An admin cancels one: a pending order simply ends; a paid one is
  * refunded the way it was paid and what it bought is taken back; the question says which before it happens.
  */
+
 import { ORDER_STATUSES, type Order, type PlanProduct } from '@harbor/shared';
 import { Alert, Button, Group, NativeSelect, Pagination, Popover, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -9,7 +10,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../../api/client';
-import { newIdempotencyKey, plansAdminApi } from '../../../api/usage-plans';
+import { callQuery } from '../../../api/queries';
+import {
+  invalidatePlans,
+  invalidatePlansAdmin,
+  newIdempotencyKey,
+  planAdminKey,
+  plansAdminApi,
+} from '../../../api/usage-plans';
 import { formatUsd, STATUS_TEXT } from '../../plans/format';
 import { OrderRows } from '../../plans/OrdersTab';
 
@@ -31,8 +39,8 @@ function CancelOrder({ product, order }: { product: PlanProduct; order: Order })
   const cancel = useMutation({
     mutationFn: () => plansAdminApi.cancelOrder(product, order.id, newIdempotencyKey()),
     onSuccess: (res) => {
-      void qc.invalidateQueries({ queryKey: ['admin-plans', product] });
-      void qc.invalidateQueries({ queryKey: ['plans', product] });
+      void invalidatePlansAdmin(qc, product);
+      void invalidatePlans(qc, product);
       notifications.show({
         color: 'green',
         message: `Order ${order.id} ${STATUS_TEXT[res.data.status].toLowerCase()}.`,
@@ -94,13 +102,9 @@ export function AdminOrders({ product }: { product: PlanProduct }) {
     setParams(next, { replace: true });
   };
   const list = useQuery({
-    queryKey: ['admin-plans', product, 'orders', { status, q, page }],
-    queryFn: ({ signal }) =>
-      plansAdminApi.orders(
-        product,
-        { status: (status || undefined) as Order['status'] | undefined, q: q || undefined, page, limit: 25 },
-        signal,
-      ),
+    ...callQuery(planAdminKey('GET', product, 'orders'), {
+      query: { status: (status || undefined) as Order['status'] | undefined, q: q || undefined, page, limit: 25 },
+    }),
   });
   return (
     <Stack gap="sm">

@@ -3,6 +3,7 @@
  * cancel (now by default, with the credit shown first), and prepare a new one for a person, a manager's team or
  * the company (settled by invoice or from the company wallet when activated).
  */
+
 import {
   formatUsd,
   type PlanProduct,
@@ -29,7 +30,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../../api/client';
-import { newIdempotencyKey, plansAdminApi } from '../../../api/usage-plans';
+import { callQuery } from '../../../api/queries';
+import {
+  invalidatePlans,
+  invalidatePlansAdmin,
+  newIdempotencyKey,
+  planAdminKey,
+  plansAdminApi,
+} from '../../../api/usage-plans';
 import { OwnerSelect } from '../../../components/pickers';
 import { CancelModal } from '../../plans/CancelModal';
 import { STATUS_TEXT, SUBSCRIPTION_KIND_LABELS } from '../../plans/format';
@@ -43,8 +51,7 @@ const PAY = [
 
 function PrepareForm({ product, onDone }: { product: PlanProduct; onDone: () => void }) {
   const plans = useQuery({
-    queryKey: ['admin-plans', product, 'catalog'],
-    queryFn: ({ signal }) => plansAdminApi.plans(product, { all: 'true' }, signal),
+    ...callQuery(planAdminKey('GET', product, '{p}_plans'), { query: { all: 'true' } }),
   });
   const onSale = (plans.data?.data ?? []).filter((p) => p.active);
   const [planId, setPlanId] = useState<string>('');
@@ -71,7 +78,7 @@ function PrepareForm({ product, onDone }: { product: PlanProduct; onDone: () => 
       );
     },
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['admin-plans', product] });
+      void invalidatePlansAdmin(qc, product);
       notifications.show({ color: 'green', message: 'Prepared. Activate it when it is settled.' });
       onDone();
     },
@@ -169,7 +176,7 @@ function AddSeats({
       );
     },
     onSuccess: (res) => {
-      void qc.invalidateQueries({ queryKey: ['admin-plans', product] });
+      void invalidatePlansAdmin(qc, product);
       notifications.show({ color: 'green', message: `${quantity} seats added for ${formatUsd(res.data.amount)}.` });
       onDone();
     },
@@ -221,25 +228,21 @@ export function AdminSubscriptions({ product }: { product: PlanProduct }) {
     setParams(next, { replace: true });
   };
   const list = useQuery({
-    queryKey: ['admin-plans', product, 'subscriptions', { status, kind, q, page }],
-    queryFn: ({ signal }) =>
-      plansAdminApi.subscriptions(
-        product,
-        {
-          status: (status || undefined) as Subscription['status'] | undefined,
-          kind: (kind || undefined) as SubscriptionKind | undefined,
-          q: q || undefined,
-          page,
-          limit: 25,
-        },
-        signal,
-      ),
+    ...callQuery(planAdminKey('GET', product, 'subscriptions'), {
+      query: {
+        status: (status || undefined) as Subscription['status'] | undefined,
+        kind: (kind || undefined) as SubscriptionKind | undefined,
+        q: q || undefined,
+        page,
+        limit: 25,
+      },
+    }),
   });
   const activate = useMutation({
     mutationFn: (id: number) => plansAdminApi.activate(product, id, newIdempotencyKey()),
     onSuccess: (res) => {
-      void qc.invalidateQueries({ queryKey: ['admin-plans', product] });
-      void qc.invalidateQueries({ queryKey: ['plans', product] });
+      void invalidatePlansAdmin(qc, product);
+      void invalidatePlans(qc, product);
       notifications.show({ color: 'green', message: `${res.data.plan.name} of ${res.data.owner.name} is active.` });
     },
   });

@@ -1,11 +1,13 @@
 /** The company's month for a product, person by person (most first), with what covers each now. */
+
 import type { PlanProduct } from '@harbor/shared';
 import { Alert, Group, NativeSelect, Pagination, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../../api/client';
-import { plansAdminApi } from '../../../api/usage-plans';
+import { callQuery } from '../../../api/queries';
+import { planAdminKey } from '../../../api/usage-plans';
 import { RecordTable } from '../../../components/RecordTable';
 import { SUBSCRIPTION_KIND_LABELS, unitsLabel } from '../../plans/format';
 
@@ -33,8 +35,7 @@ export function AdminUsage({ product }: { product: PlanProduct }) {
     setParams(next, { replace: true });
   };
   const usage = useQuery({
-    queryKey: ['admin-plans', product, 'usage', { month, q, page }],
-    queryFn: ({ signal }) => plansAdminApi.usage(product, { month, q: q || undefined, page, limit: 25 }, signal),
+    ...callQuery(planAdminKey('GET', product, 'usage'), { query: { month, q: q || undefined, page, limit: 25 } }),
   });
   const total = usage.data?.totals;
   return (

@@ -3,6 +3,7 @@
  * plan (a new texting plan starts at the spec's price for its tier: standard $5, premium $7), and delete, refused
  * while a live subscription uses the plan (switch it off instead).
  */
+
 import {
   formatUsd,
   PLAN_TIER_LABELS,
@@ -33,7 +34,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../../api/client';
-import { plansAdminApi } from '../../../api/usage-plans';
+import { callQuery } from '../../../api/queries';
+import { invalidatePlans, invalidatePlansAdmin, planAdminKey, plansAdminApi } from '../../../api/usage-plans';
 import { ConfirmDeleteButton } from '../../../components/ConfirmDeleteButton';
 import { RecordTable } from '../../../components/RecordTable';
 import { PLAN_PRODUCT_LABELS, perSeat, unitPrice, unitsLabel } from '../../plans/format';
@@ -77,8 +79,8 @@ function PlanForm({ product, plan, onDone }: { product: PlanProduct; plan: Plan 
     mutationFn: (body: PlanBodyInput) =>
       plan ? plansAdminApi.updatePlan(product, plan.id, body) : plansAdminApi.createPlan(product, body),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['admin-plans', product] });
-      void qc.invalidateQueries({ queryKey: ['plans', product] });
+      void invalidatePlansAdmin(qc, product);
+      void invalidatePlans(qc, product);
       onDone();
     },
   });
@@ -194,12 +196,11 @@ export function PlanCatalog({ product }: { product: PlanProduct }) {
   const qc = useQueryClient();
   const [editing, setEditing] = useState<Plan | 'new' | null>(null);
   const list = useQuery({
-    queryKey: ['admin-plans', product, 'catalog'],
-    queryFn: ({ signal }) => plansAdminApi.plans(product, { all: 'true' }, signal),
+    ...callQuery(planAdminKey('GET', product, '{p}_plans'), { query: { all: 'true' } }),
   });
   const remove = useMutation({
     mutationFn: (id: number) => plansAdminApi.deletePlan(product, id),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['admin-plans', product] }),
+    onSuccess: () => void invalidatePlansAdmin(qc, product),
   });
   const label = PLAN_PRODUCT_LABELS[product].toLowerCase();
   return (

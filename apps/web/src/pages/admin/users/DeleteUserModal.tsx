@@ -1,10 +1,12 @@
 /** Deleting a user always asks what happens to their contacts: transfer them to someone, or keep them unassigned. */
+
 import type { AdminUser } from '@harbor/shared';
 import { Alert, Button, Group, Modal, Radio, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/client';
-import { deleteUser, listOwners } from '../../../api/people';
+import { deleteUser } from '../../../api/people';
+import { callQuery, qkUnder } from '../../../api/queries';
 
 export function DeleteUserModal({ user, onClose }: { user: AdminUser | null; onClose: () => void }) {
   return (
@@ -16,7 +18,7 @@ export function DeleteUserModal({ user, onClose }: { user: AdminUser | null; onC
 
 function DeleteForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
   const queryClient = useQueryClient();
-  const owners = useQuery({ queryKey: ['admin', 'owners'], queryFn: ({ signal }) => listOwners(signal) });
+  const owners = useQuery(callQuery('GET /v1/admin/users/owners'));
   const [action, setAction] = useState<'transfer' | 'keep_unassigned' | ''>('');
   const [target, setTarget] = useState<string | null>(null);
   const remove = useMutation({
@@ -26,7 +28,7 @@ function DeleteForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
         ...(action === 'transfer' && target && { transfer_to_user_id: Number(target) }),
       }),
     onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['admin'] });
+      queryClient.invalidateQueries(qkUnder('/v1/admin'));
       onDone();
     },
   });

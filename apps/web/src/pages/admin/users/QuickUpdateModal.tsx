@@ -1,10 +1,12 @@
 /** Quick update: change one field of a user without opening the whole form. */
+
 import { type AdminUser, TIME_ZONE_LABELS, TIME_ZONES } from '@harbor/shared';
 import { Alert, Button, Group, Modal, NativeSelect, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/client';
 import { quickUpdateUser } from '../../../api/people';
+import { qkUnder } from '../../../api/queries';
 
 const FIELDS = [
   { value: 'first_name', label: 'First name' },
@@ -29,7 +31,7 @@ function QuickForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
   const save = useMutation({
     mutationFn: () => quickUpdateUser(user.id, { [field]: value }),
     onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
+      queryClient.invalidateQueries(qkUnder('/v1/admin/users'));
       onDone();
     },
   });

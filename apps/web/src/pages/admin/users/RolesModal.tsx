@@ -1,10 +1,12 @@
 /** Role assignment: only the roles the signed-in user may hand out are offered (the server checks the same list). */
+
 import type { AdminUser, Role } from '@harbor/shared';
 import { Alert, Button, Checkbox, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/client';
-import { getUserRoles, updateUserRoles } from '../../../api/people';
+import { updateUserRoles } from '../../../api/people';
+import { callQuery, qkUnder } from '../../../api/queries';
 
 export function RolesModal({ user, onClose }: { user: AdminUser | null; onClose: () => void }) {
   return (
@@ -17,14 +19,13 @@ export function RolesModal({ user, onClose }: { user: AdminUser | null; onClose:
 function RolesForm({ user, onDone }: { user: AdminUser; onDone: () => void }) {
   const queryClient = useQueryClient();
   const roles = useQuery({
-    queryKey: ['admin', 'users', user.id, 'roles'],
-    queryFn: ({ signal }) => getUserRoles(user.id, signal),
+    ...callQuery('GET /v1/admin/users/{id}/roles', { params: { id: user.id } }),
   });
   const [chosen, setChosen] = useState<Role[] | null>(null);
   const save = useMutation({
     mutationFn: (next: Role[]) => updateUserRoles(user.id, next),
     onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
+      queryClient.invalidateQueries(qkUnder('/v1/admin/users'));
       onDone();
     },
   });

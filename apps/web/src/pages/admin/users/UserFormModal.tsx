@@ -1,4 +1,5 @@
 /** Create or edit a user: names, sign-in identity, role (create), upline, business unit, title, time zone. */
+
 import {
   type AdminUser,
   assignableRoles,
@@ -26,7 +27,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../../api/client';
-import { createUser, listOwners, manageableBusinessUnits, updateUser } from '../../../api/people';
+import { createUser, updateUser } from '../../../api/people';
+import { callQuery, qkUnder } from '../../../api/queries';
 import { useCurrentUser } from '../../../auth/session';
 
 interface Props {
@@ -47,8 +49,8 @@ export function UserFormModal({ opened, onClose, user }: Props) {
 function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void }) {
   const me = useCurrentUser();
   const queryClient = useQueryClient();
-  const owners = useQuery({ queryKey: ['admin', 'owners'], queryFn: ({ signal }) => listOwners(signal) });
-  const units = useQuery({ queryKey: ['business_units'], queryFn: ({ signal }) => manageableBusinessUnits(signal) });
+  const owners = useQuery(callQuery('GET /v1/admin/users/owners'));
+  const units = useQuery(callQuery('GET /v1/business_units/manageable'));
   const roles = assignableRoles(me.roles, me.company.variant, me.features);
   const [form, setForm] = useState({
     first_name: user?.first_name ?? '',
@@ -82,8 +84,7 @@ function UserForm({ user, onDone }: { user: AdminUser | null; onDone: () => void
         : createUser({ ...common, password: form.password, account_type: form.account_type });
     },
     onSuccess: () => {
-      queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
-      queryClient.invalidateQueries({ queryKey: ['admin', 'owners'] });
+      queryClient.invalidateQueries(qkUnder('/v1/admin/users'));
       onDone();
     },
   });

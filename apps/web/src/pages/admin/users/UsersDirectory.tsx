@@ -2,6 +2,7 @@
  * The list of users in reach (the server scopes it: admins the company, BU admins their unit, managers their
  * downline): search, role and business-unit filters, paging. With `manage`, each row gets the admin actions.
  */
+
 import { type AdminUser, can, DEBOUNCE_MS, ROLES, type Role, roleLabel, visibleRoles } from '@harbor/shared';
 import {
   ActionIcon,
@@ -25,7 +26,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../api/client';
-import { listUsers, manageableBusinessUnits, setPaidMembership } from '../../../api/people';
+import { setPaidMembership } from '../../../api/people';
+import { callQuery, qkUnder } from '../../../api/queries';
 import { useCurrentUser } from '../../../auth/session';
 import { PageHeading } from '../../../components/PageHeading';
 import { subjectOf } from '../../../layout/nav';
@@ -59,7 +61,7 @@ export function UsersDirectory({
   const [quick, setQuick] = useState<AdminUser | null>(null);
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const signInAs = useSignInAs();
-  const units = useQuery({ queryKey: ['business_units'], queryFn: ({ signal }) => manageableBusinessUnits(signal) });
+  const units = useQuery(callQuery('GET /v1/business_units/manageable'));
   const query = {
     q: search || undefined,
     role: (role ?? undefined) as Role | undefined,
@@ -68,13 +70,12 @@ export function UsersDirectory({
     limit: PAGE_SIZE,
   };
   const list = useQuery({
-    queryKey: ['admin', 'users', query],
-    queryFn: ({ signal }) => listUsers(query, signal),
+    ...callQuery('GET /v1/admin/users', { query }),
     placeholderData: keepPreviousData,
   });
   const paid = useMutation({
     mutationFn: (u: AdminUser) => setPaidMembership(u.id, !u.paid),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),
+    onSuccess: () => queryClient.invalidateQueries(qkUnder('/v1/admin/users')),
   });
   const roleOptions = visibleRoles(me.company.variant, me.features).map((r) => ({
     value: r,
