@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ME_KEY } from '../auth/userCache';
 import { call } from './call';
 import { qk, qkUnder } from './queries';
 
@@ -25,6 +26,7 @@ describe('call', () => {
 describe('query keys', () => {
   it('are the contract key, then the inputs with parameters as text and empty fields left out', () => {
     expect(qk('GET /v1/wallets')).toEqual(['GET /v1/wallets']);
+    expect(qk('GET /v1/users/me')).toEqual(ME_KEY);
     expect(qk('GET /v1/contacts/{id}', { params: { id: 42 }, query: { not_remove_new_tag: undefined } })).toEqual([
       'GET /v1/contacts/{id}',
       { params: { id: '42' } },

@@ -1,6 +1,6 @@
 /**
- * The signed-in user lives in the query cache under ['me']: the bootstrap fills it, sign-in and every account PATCH
- * replace it, a 401 or sign-out empties it. Everything else (theme, nav, guard) reads it from there. The cache
+ * The signed-in user lives in the query cache under ME_KEY (its contract key): the bootstrap fills it, sign-in and
+ * every account PATCH replace it, a 401 or sign-out empties it. Everything else (theme, nav, guard) reads it from there. The cache
  * helpers every page downloads are in ./userCache.ts (re-exported here); the hooks that fetch are here.
  */
 import type { CurrentUser } from '@harbor/shared';

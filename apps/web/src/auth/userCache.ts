@@ -1,5 +1,5 @@
 /**
- * The signed-in user in the query cache under ['me'], for the code in every page's download (theme, router, sign-in
+ * The signed-in user in the query cache under its contract key, for the code in every page's download (theme, router, sign-in
  * page). The hooks that fetch it live in auth/session.ts, which re-exports these: TanStack's query observer and the
  * sign-out mutation stay out of the sign-in page's JavaScript (scripts/check-bundle.mjs).
  */
@@ -10,11 +10,12 @@ import { clearNotifications } from '../stores/notifications';
 import { closeProcessNotification } from '../stores/processNotification';
 import { saveLoginStack } from './storage';
 
-export const ME_KEY = ['me'] as const;
+/** `qk('GET /v1/users/me')` written out: api/queries.ts stays out of the sign-in page (call.test.ts checks they agree). */
+export const ME_KEY = ['GET /v1/users/me'] as const;
 
 /**
  * Read the user without ever fetching it: for public pages and the theme, which must not load the user. A cache
- * subscription rather than a disabled `useQuery`, for the reason above; the ['me'] entry is never garbage collected
+ * subscription rather than a disabled `useQuery`, for the reason above; the user's entry is never garbage collected
  * (api/queryClient.ts), so this sees the user for as long as the session lasts.
  */
 export function useCachedUser(): CurrentUser | null {

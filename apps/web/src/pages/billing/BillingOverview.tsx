@@ -18,8 +18,9 @@ import { IconCreditCard, IconInfoCircle } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { billingHistory, cancelAccountPlan } from '../../api/billing';
+import { cancelAccountPlan } from '../../api/billing';
 import { errorMessage } from '../../api/client';
+import { callQuery } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeading } from '../../components/PageHeading';
 import { RecordTable } from '../../components/RecordTable';
@@ -39,8 +40,7 @@ export function BillingOverview() {
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
   const history = useQuery({
-    queryKey: ['billing-history', page],
-    queryFn: ({ signal }) => billingHistory({ page, limit: 10 }, signal),
+    ...callQuery('GET /v1/accounts/history', { query: { page, limit: 10 } }),
     placeholderData: keepPreviousData,
   });
   const queryClient = useQueryClient();

@@ -2,6 +2,7 @@
  * /max-plus: one's own Max Plus (subscribe on the card on file, cancel), and for managers their team's (bulk
  * subscribe by name, cancel for one). The current user is refreshed after each change (spec 2 §4).
  */
+
 import { can, formatUsd, MAX_PLUS_PLAN_INFO, MAX_PLUS_PLANS, type MaxPlusPlan } from '@harbor/shared';
 import {
   Alert,
@@ -23,8 +24,9 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { manageableUsers, maxPlusBulk, maxPlusCancel, maxPlusCancelFor, maxPlusSubscribe } from '../../api/billing';
+import { maxPlusBulk, maxPlusCancel, maxPlusCancelFor, maxPlusSubscribe } from '../../api/billing';
 import { errorMessage } from '../../api/client';
+import { callQuery } from '../../api/queries';
 import { newIdempotencyKey } from '../../api/wallet';
 import { useCurrentUser } from '../../auth/session';
 import { ME_KEY } from '../../auth/userCache';
@@ -142,8 +144,7 @@ export function MaxPlusPage() {
 
 function TeamMaxPlus({ onChange }: { onChange: () => void }) {
   const team = useQuery({
-    queryKey: ['max-plus-team'],
-    queryFn: ({ signal }) => manageableUsers(signal),
+    ...callQuery('GET /v1/max_plus_subscriptions/manageable_users'),
     // A bulk subscription is active only once the processor's webhook lands, which may be after the first refetch.
     refetchInterval: (q) =>
       q.state.data?.data.some((r) => r.max_plus_subscription.status === 'pending') ? 1000 : false,

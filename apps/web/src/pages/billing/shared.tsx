@@ -1,15 +1,14 @@
 /** What the billing steps share: the account query, the card line, and dates as people read them. */
 import { CARD_BRAND_LABELS, type CardBrand, type PaymentInfo } from '@harbor/shared';
 import { useQuery } from '@tanstack/react-query';
-import { accountInfo } from '../../api/billing';
+import { callQuery, qk } from '../../api/queries';
 
-export const ACCOUNT_KEY = ['account-info'] as const;
+export const ACCOUNT_KEY = qk('GET /v1/accounts/info');
 
 /** The account's billing state; polls while a payment is being settled by the processor. */
 export function useAccountInfo() {
   return useQuery({
-    queryKey: ACCOUNT_KEY,
-    queryFn: ({ signal }) => accountInfo(signal),
+    ...callQuery('GET /v1/accounts/info'),
     refetchInterval: (q) => (q.state.data?.info.subscription?.status === 'pending' ? 700 : false),
   });
 }

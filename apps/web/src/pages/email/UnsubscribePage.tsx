@@ -2,18 +2,19 @@
  * /unsubscribe/:token: where an email's unsubscribe link lands. No sign-in. The person chooses this agent's emails
  * or every email of the agency; either is recorded at once (and mail clients' one-click already stopped them all).
  */
+
 import { Alert, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { unsubscribeApi } from '../../api/email';
+import { callQuery } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 
 export function UnsubscribePage() {
   const { token = '' } = useParams();
   const info = useQuery({
-    queryKey: ['unsubscribe', token],
-    queryFn: ({ signal }) => unsubscribeApi.info(token, signal),
+    ...callQuery('GET /v1/unsubscribe/{token}', { params: { token } }),
     retry: false,
   });
   const choose = useMutation({ mutationFn: (scope: 'agent' | 'all') => unsubscribeApi.choose(token, scope) });

@@ -3,13 +3,15 @@
  * figures, live progress while it runs, each row that was not imported with its reason (and their download), each
  * contact it changed old -> new, the contacts it created, and undo (with what it would do shown first).
  */
+
 import { IMPORT_RESULT_DAYS, SCRUB_KEY_LABELS } from '@harbor/shared';
 import { Alert, Anchor, Badge, Button, Group, List, Loader, Paper, Progress, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { type AttemptDetail, getAttempt } from '../../api/imports';
+import type { AttemptDetail } from '../../api/imports';
+import { callQuery, qk, qkUnder } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 import { when } from '../contacts/format';
 import { STATUS_LABEL } from './ImportsPage';
@@ -28,20 +30,22 @@ const ON_MATCH: Record<string, string> = {
 export function ImportResultPage() {
   const id = Number(useParams().id);
   const queryClient = useQueryClient();
-  const key = ['import_attempt', id];
-  const q = useQuery({ queryKey: key, queryFn: ({ signal }) => getAttempt(id, signal), enabled: id > 0 });
+  const q = useQuery({
+    ...callQuery('GET /v1/contacts/import_attempts/{id}', { params: { id } }),
+    enabled: id > 0,
+  });
   const [undoing, setUndoing] = useState(false);
 
   useEffect(
     () =>
       onImportProgress((m) => {
         if (m.id !== id) return;
-        queryClient.setQueryData<AttemptDetail>(['import_attempt', id], (old) =>
-          old ? { ...old, status: m.status, processed: m.processed, total: m.total } : old,
+        queryClient.setQueryData<AttemptDetail>(
+          qk('GET /v1/contacts/import_attempts/{id}', { params: { id } }),
+          (old) => (old ? { ...old, status: m.status, processed: m.processed, total: m.total } : old),
         );
         if (['completed', 'failed', 'undone'].includes(m.status)) {
-          void queryClient.invalidateQueries({ queryKey: ['import_attempt', id] });
-          void queryClient.invalidateQueries({ queryKey: ['import_rows', id] });
+          void queryClient.invalidateQueries(qkUnder('/v1/contacts/import_attempts/{id}', { params: { id } }));
         }
       }),
     [id, queryClient],

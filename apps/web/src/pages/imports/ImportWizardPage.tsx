@@ -14,14 +14,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/client';
-import {
-  invalidRowsCsv,
-  listSettings,
-  type Preview,
-  saveSetting,
-  startImport,
-  validateImport,
-} from '../../api/imports';
+import { invalidRowsCsv, type Preview, saveSetting, startImport, validateImport } from '../../api/imports';
+import { callQuery, qk } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeading } from '../../components/PageHeading';
 import { mayPickOwners } from '../../components/pickers';
@@ -43,7 +37,7 @@ export function ImportWizardPage() {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [previewed, setPreviewed] = useState(false);
   const [settingName, setSettingName] = useState('');
-  const settings = useQuery({ queryKey: ['import_settings'], queryFn: ({ signal }) => listSettings(signal) });
+  const settings = useQuery(callQuery('GET /v1/import_settings'));
 
   const form = () => ({ ...toForm(options), fields: mapping, sheet });
   const validate = useMutation({
@@ -61,7 +55,7 @@ export function ImportWizardPage() {
     mutationFn: () => startImport(file as File, form()),
     onSuccess: (attempt) => {
       watchImport(attempt);
-      void queryClient.invalidateQueries({ queryKey: ['import_attempts'] });
+      void queryClient.invalidateQueries({ queryKey: qk('GET /v1/contacts/import_attempts') });
       navigate(`/contacts/imports/${attempt.id}`);
     },
   });
@@ -69,7 +63,7 @@ export function ImportWizardPage() {
     mutationFn: () => saveSetting(settingName.trim(), { fields: mapping, options }),
     onSuccess: () => {
       setSettingName('');
-      void queryClient.invalidateQueries({ queryKey: ['import_settings'] });
+      void queryClient.invalidateQueries({ queryKey: qk('GET /v1/import_settings') });
     },
   });
   const download = useMutation({

@@ -3,6 +3,7 @@
  * those of the people they track), their counts, who ran them and when, each opening its result page; retry a failed
  * one, delete one (asking about the contacts it created). Live messages update or add attempts.
  */
+
 import { can, type ImportProgressMessage } from '@harbor/shared';
 import {
   Alert,
@@ -26,14 +27,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { QueryOf } from '../../api/call';
 import { errorMessage } from '../../api/client';
-import {
-  type Attempt,
-  type AttemptList,
-  deleteAttempt,
-  listAttempts,
-  retryAttempt,
-  workersStatus,
-} from '../../api/imports';
+import { type Attempt, type AttemptList, deleteAttempt, retryAttempt } from '../../api/imports';
+import { callQuery, qk } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeading } from '../../components/PageHeading';
 import { subjectOf } from '../../layout/nav';
@@ -128,8 +123,7 @@ export function ImportsPage() {
 
 function WorkersLine() {
   const q = useQuery({
-    queryKey: ['workers_status'],
-    queryFn: ({ signal }) => workersStatus(signal),
+    ...callQuery('GET /v1/contacts/workers_status'),
     refetchInterval: 10_000,
   });
   if (!q.data) return null;
@@ -157,10 +151,9 @@ function AttemptsTable() {
     filter_by: filterValue ? (filterBy as AttemptsQuery['filter_by']) : undefined,
     filter_value: filterValue || undefined,
   };
-  const key = ['import_attempts', params];
+  const key = qk('GET /v1/contacts/import_attempts', { query: params });
   const q = useQuery({
-    queryKey: key,
-    queryFn: ({ signal }) => listAttempts(params, signal),
+    ...callQuery('GET /v1/contacts/import_attempts', { query: params }),
     placeholderData: keepPreviousData,
   });
 
@@ -173,7 +166,7 @@ function AttemptsTable() {
         const { key: k, firstPage } = shown.current;
         queryClient.setQueryData<AttemptList>(k, (old) => applyProgress(old, m, firstPage));
         if (m.status === 'completed' || m.status === 'failed') {
-          void queryClient.invalidateQueries({ queryKey: ['import_attempts'] });
+          void queryClient.invalidateQueries({ queryKey: qk('GET /v1/contacts/import_attempts') });
         }
       }),
     [queryClient],
@@ -183,7 +176,7 @@ function AttemptsTable() {
     mutationFn: (a: Attempt) => retryAttempt(a.id),
     onSuccess: (a) => {
       watchImport(a);
-      void queryClient.invalidateQueries({ queryKey: ['import_attempts'] });
+      void queryClient.invalidateQueries({ queryKey: qk('GET /v1/contacts/import_attempts') });
     },
   });
   const remove = useMutation({
@@ -191,7 +184,7 @@ function AttemptsTable() {
     onSuccess: () => {
       setToDelete(null);
       setRemoveContacts(false);
-      void queryClient.invalidateQueries({ queryKey: ['import_attempts'] });
+      void queryClient.invalidateQueries({ queryKey: qk('GET /v1/contacts/import_attempts') });
     },
   });
   const counts = q.data?.meta.counts ?? {};

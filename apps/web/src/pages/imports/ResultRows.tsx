@@ -3,12 +3,14 @@
  * contacts it changed (old -> new), those it matched and left alone, those it created; after an undo, what became of
  * each.
  */
+
 import { Anchor, Badge, Button, Group, Pagination, Stack, Tabs, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { QueryOf } from '../../api/call';
-import { type AttemptDetail, attemptRows, notImportedCsvUrl, type RowList } from '../../api/imports';
+import { type AttemptDetail, notImportedCsvUrl, type RowList } from '../../api/imports';
+import { callQuery } from '../../api/queries';
 import { RecordTable } from '../../components/RecordTable';
 import { ContactCell, FieldChanges, MatchedBy } from './MatchList';
 
@@ -53,8 +55,10 @@ export function ResultRows({ attempt: a }: { attempt: AttemptDetail }) {
 function RowsPanel({ attempt: a, kind }: { attempt: AttemptDetail; kind: RowKind }) {
   const [page, setPage] = useState(1);
   const q = useQuery({
-    queryKey: ['import_rows', a.id, kind, page],
-    queryFn: ({ signal }) => attemptRows(a.id, { kind, page, limit: LIMIT }, signal),
+    ...callQuery('GET /v1/contacts/import_attempts/{id}/rows', {
+      params: { id: a.id },
+      query: { kind, page, limit: LIMIT },
+    }),
     placeholderData: keepPreviousData,
   });
   if (!q.data) return <Text c="dimmed">Loading rows…</Text>;

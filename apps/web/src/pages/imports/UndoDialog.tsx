@@ -2,11 +2,13 @@
  * Undo, shown before it is done: how many created contacts go (restorable) and which stay because someone worked on
  * them, how many contacts get their old values back, and each field someone changed since, which stays as it is now.
  */
+
 import { fieldLabel } from '@harbor/shared';
 import { Alert, Button, Group, List, Loader, Modal, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../../api/client';
-import { type AttemptDetail, previewUndo, undoAttempt } from '../../api/imports';
+import { type AttemptDetail, undoAttempt } from '../../api/imports';
+import { callQuery, qk, qkUnder } from '../../api/queries';
 import { ContactCell, plural } from './MatchList';
 import { watchImport } from './watchImport';
 
@@ -14,8 +16,7 @@ export function UndoDialog(props: { attempt: AttemptDetail; opened: boolean; onC
   const a = props.attempt;
   const queryClient = useQueryClient();
   const plan = useQuery({
-    queryKey: ['import_undo', a.id],
-    queryFn: ({ signal }) => previewUndo(a.id, signal),
+    ...callQuery('GET /v1/contacts/import_attempts/{id}/undo', { params: { id: a.id } }),
     enabled: props.opened,
     staleTime: 0,
     gcTime: 0,
@@ -24,8 +25,8 @@ export function UndoDialog(props: { attempt: AttemptDetail; opened: boolean; onC
     mutationFn: () => undoAttempt(a.id),
     onSuccess: (attempt) => {
       watchImport(attempt);
-      void queryClient.invalidateQueries({ queryKey: ['import_attempt', a.id] });
-      void queryClient.invalidateQueries({ queryKey: ['import_attempts'] });
+      void queryClient.invalidateQueries(qkUnder('/v1/contacts/import_attempts/{id}', { params: { id: a.id } }));
+      void queryClient.invalidateQueries({ queryKey: qk('GET /v1/contacts/import_attempts') });
       props.onClose();
     },
   });

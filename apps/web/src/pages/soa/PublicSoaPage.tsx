@@ -3,21 +3,22 @@
  * agency), lists the products to pick from, and signs with a typed name and a drawn signature. Expired, withdrawn,
  * invalid and already-signed links each say so plainly.
  */
+
 import { SOA_PRODUCT_LABELS, SOA_PRODUCTS, type SoaProduct } from '@harbor/shared';
 import { Alert, Button, Checkbox, Loader, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
-import { submitPublicSoa, viewPublicSoa } from '../../api/events';
+import { submitPublicSoa } from '../../api/events';
+import { callQuery } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 import { SignaturePad } from './SignaturePad';
 
 export function PublicSoaPage() {
   const { domain = '', token = '' } = useParams();
   const view = useQuery({
-    queryKey: ['public-soa', domain, token],
-    queryFn: ({ signal }) => viewPublicSoa(domain, token, signal),
+    ...callQuery('GET /v1/soa_requests/view', { query: { domain_name: domain, token } }),
     retry: false,
   });
   const [signedAt, setSignedAt] = useState<string | null>(null);

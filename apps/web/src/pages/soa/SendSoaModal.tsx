@@ -2,7 +2,9 @@
  * Send a scope-of-appointment request: pick the contact (or come with one), the products to offer, and how it goes
  * out (Harbor emails the link, or the agent copies it into a message of their own). The link is shown once sent.
  */
+
 import { formatPhone, SOA_PRODUCT_LABELS, SOA_PRODUCTS, type SoaProduct, type SoaRequest } from '@harbor/shared';
+import { qkUnder } from '../../api/queries';
 
 type SoaChannel = SoaRequest['channel'];
 
@@ -52,7 +54,7 @@ function SendSoaForm({ contact: given, onClose }: { contact: PickedContact | nul
     mutationFn: () => sendSoa({ contact_id: contact!.id, channel, products_offered: products as SoaProduct[] }),
     onSuccess: (soa) => {
       setSent(soa);
-      return qc.invalidateQueries({ queryKey: ['soa'] });
+      return qc.invalidateQueries(qkUnder('/v1/users/soa_requests'));
     },
   });
   if (sent) {

@@ -3,6 +3,7 @@
  * opens in a side panel with what was signed (products, typed name, drawn signature, time, address, browser), and
  * completes or is rejected there.
  */
+
 import {
   formatPhone,
   SOA_PRODUCT_LABELS,
@@ -33,7 +34,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { completeSoa, getSoa, listSoa, rejectSoa } from '../../api/events';
+import { completeSoa, rejectSoa } from '../../api/events';
+import { callQuery, qk } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeading } from '../../components/PageHeading';
 import { dateTimeLabel, zoneOf } from '../calendar/calendarDates';
@@ -56,8 +58,7 @@ export function SoaRequestsPage() {
     : null;
   const page = Number(params.get('page')) || 1;
   const list = useQuery({
-    queryKey: ['soa', 'list', status, page],
-    queryFn: ({ signal }) => listSoa({ status: status ?? undefined, page, limit: 25 }, signal),
+    ...callQuery('GET /v1/users/soa_requests', { query: { status: status ?? undefined, page, limit: 25 } }),
   });
   const [open, setOpen] = useState<number | null>(null);
   const [sending, setSending] = useState(false);
@@ -164,16 +165,15 @@ export function SoaRequestsPage() {
 function SoaDrawer({ id, onClose, zone }: { id: number | null; onClose: () => void; zone: string }) {
   const qc = useQueryClient();
   const soa = useQuery({
-    queryKey: ['soa', 'one', id],
-    queryFn: ({ signal }) => getSoa(id!, signal),
+    ...callQuery('GET /v1/users/soa_requests/{id}', { params: { id: id ?? '' } }),
     enabled: id !== null,
   });
   const [reason, setReason] = useState('');
   const act = useMutation({
     mutationFn: (what: 'complete' | 'reject') => (what === 'complete' ? completeSoa(id!) : rejectSoa(id!, reason)),
     onSuccess: (s: SoaRequest) => {
-      qc.setQueryData(['soa', 'one', id], s);
-      return qc.invalidateQueries({ queryKey: ['soa', 'list'] });
+      qc.setQueryData(qk('GET /v1/users/soa_requests/{id}', { params: { id: id ?? '' } }), s);
+      return qc.invalidateQueries({ queryKey: qk('GET /v1/users/soa_requests') });
     },
   });
   const s = soa.data;

@@ -2,6 +2,7 @@
  * /admin/orders: the order management (filters in the address, CSV export named with "order"), the fulfilment
  * status, and refunds of part or all through the card processor (never more than is left).
  */
+
 import {
   CHARGE_STATUS_LABELS,
   CHARGE_STATUSES,
@@ -18,6 +19,7 @@ import { useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { adminOrders, refundOrder, setOrderStatus } from '../../api/billing';
 import { errorMessage } from '../../api/client';
+import { qk, qkUnder } from '../../api/queries';
 import { newIdempotencyKey } from '../../api/wallet';
 import { PageHeading } from '../../components/PageHeading';
 import { RecordTable } from '../../components/RecordTable';
@@ -29,7 +31,8 @@ export function AdminOrdersPage() {
   const page = Math.max(1, Number(params.get('page')) || 1);
   const filters = Object.fromEntries(FILTERS.map((k) => [k, params.get(k) || undefined]));
   const list = useQuery({
-    queryKey: ['admin-orders', filters, page],
+    // The filters come from the address; the server checks them against StoreOrderListQuery.
+    queryKey: qk('GET /v1/admin/order_management', { query: { ...filters, page, limit: 20 } as never }),
     queryFn: ({ signal }) => adminOrders({ ...filters, page, limit: 20 } as never, signal),
     placeholderData: keepPreviousData,
   });
@@ -44,7 +47,7 @@ export function AdminOrdersPage() {
   const queryClient = useQueryClient();
   const status = useMutation({
     mutationFn: (v: { id: number; s: OrderAdminStatus }) => setOrderStatus(v.id, v.s),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin-orders'] }),
+    onSuccess: () => queryClient.invalidateQueries(qkUnder('/v1/admin/order_management')),
   });
   const exportUrl = `/v1/admin/order_management/export.csv?${new URLSearchParams(
     Object.entries(filters).filter(([, v]) => v) as [string, string][],
@@ -156,7 +159,7 @@ function RefundModal({ order, onClose }: { order: StoreOrder; onClose: () => voi
   const refund = useMutation({
     mutationFn: () => refundOrder(order.id, cents!, key.current),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['admin-orders'] });
+      await queryClient.invalidateQueries(qkUnder('/v1/admin/order_management'));
       onClose();
     },
   });

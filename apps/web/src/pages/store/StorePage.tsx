@@ -2,6 +2,7 @@
  * /store: what an agent can order (paid with the card on file). Mailers are priced per contact of the latest
  * contacts search (the stored search, sent as contacts_scope); the count is the server's, shown before paying.
  */
+
 import { formatUsd, STORE_MAX_QUANTITY, type StoreItem } from '@harbor/shared';
 import {
   Alert,
@@ -20,9 +21,9 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { agentInfo, placeOrder, storeItems } from '../../api/billing';
+import { placeOrder } from '../../api/billing';
 import { errorMessage } from '../../api/client';
-import { countContacts } from '../../api/contacts-list';
+import { callQuery, qk } from '../../api/queries';
 import { newIdempotencyKey } from '../../api/wallet';
 import { PageHeading } from '../../components/PageHeading';
 import { cardLine } from '../billing/shared';
@@ -37,8 +38,8 @@ function storedScope(): Record<string, unknown> {
 }
 
 export function StorePage() {
-  const items = useQuery({ queryKey: ['store-items'], queryFn: ({ signal }) => storeItems(signal) });
-  const me = useQuery({ queryKey: ['store-agent'], queryFn: ({ signal }) => agentInfo(signal) });
+  const items = useQuery(callQuery('GET /v1/store_items'));
+  const me = useQuery(callQuery('GET /v1/store_orders/agent_info'));
   const [open, setOpen] = useState<StoreItem | null>(null);
   const [done, setDone] = useState<string | null>(null);
   return (
@@ -114,8 +115,7 @@ function OrderModal({
   const perContact = item.pricing === 'per_contact';
   const scope = useRef(storedScope());
   const count = useQuery({
-    queryKey: ['store-count', JSON.stringify(scope.current)],
-    queryFn: ({ signal }) => countContacts(scope.current, signal),
+    ...callQuery('PATCH /v1/contacts/count', { body: scope.current }),
     enabled: perContact,
   });
   const [quantity, setQuantity] = useState(1);
@@ -134,7 +134,7 @@ function OrderModal({
         key.current,
       ),
     onSuccess: (o) => {
-      void queryClient.invalidateQueries({ queryKey: ['store-agent'] });
+      void queryClient.invalidateQueries({ queryKey: qk('GET /v1/store_orders/agent_info') });
       onDone(
         `Order ${o.number} placed: ${formatUsd(o.amount)} on your card. It is paid once the card processor confirms.`,
       );

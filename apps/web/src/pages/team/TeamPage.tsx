@@ -1,10 +1,11 @@
 /** Team: a manager's downline (any depth), each person's profile one click away. */
+
 import { positionTitleLabel, roleLabel } from '@harbor/shared';
 import { Alert, Anchor, Loader, Stack, Table } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { getUser } from '../../api/people';
+import { callQuery } from '../../api/queries';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeading } from '../../components/PageHeading';
 import { UsersDirectory } from '../admin/users/UsersDirectory';
@@ -16,7 +17,7 @@ export function TeamPage() {
 export function TeamMemberPage() {
   const me = useCurrentUser();
   const id = Number(useParams().id);
-  const user = useQuery({ queryKey: ['admin', 'users', id], queryFn: ({ signal }) => getUser(id, signal) });
+  const user = useQuery(callQuery('GET /v1/admin/users/{id}', { params: { id } }));
   if (user.isPending) return <Loader aria-label="Loading the profile" />;
   if (user.isError)
     return (

@@ -2,6 +2,7 @@
  * /admin/campaign-triggers: every field of a campaign trigger (spec document 2 §3) in one form, with its file; the
  * list says what each sends, when it runs and where agents see it.
  */
+
 import {
   type CampaignTrigger,
   TRIGGER_CATEGORIES,
@@ -30,7 +31,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/client';
-import { emailAdminApi, triggersAdminApi } from '../../../api/email';
+import { triggersAdminApi } from '../../../api/email';
+import { callQuery, qk } from '../../../api/queries';
 import { PageHeading } from '../../../components/PageHeading';
 import { label } from '../../contacts/format';
 
@@ -104,13 +106,13 @@ function TriggerForm({ trigger, onDone }: { trigger: CampaignTrigger | null; onD
   const qc = useQueryClient();
   const [f, setF] = useState<Form>(() => fromTrigger(trigger));
   const set = (p: Partial<Form>) => setF((x) => ({ ...x, ...p }));
-  const emails = useQuery({ queryKey: ['admin-emails', ''], queryFn: ({ signal }) => emailAdminApi.list({}, signal) });
-  const triggers = useQuery({ queryKey: ['admin-triggers'], queryFn: ({ signal }) => triggersAdminApi.list(signal) });
+  const emails = useQuery(callQuery('GET /v1/admin/emails', { query: { page: 1, limit: 50 } }));
+  const triggers = useQuery(callQuery('GET /v1/admin/campaign_triggers', { query: { limit: 100 } }));
   const save = useMutation({
     mutationFn: () =>
       trigger ? triggersAdminApi.update(trigger.id, toFormData(f)) : triggersAdminApi.create(toFormData(f)),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['admin-triggers'] });
+      void qc.invalidateQueries({ queryKey: qk('GET /v1/admin/campaign_triggers') });
       onDone();
     },
   });
@@ -237,7 +239,7 @@ function TriggerForm({ trigger, onDone }: { trigger: CampaignTrigger | null; onD
 }
 
 export function CampaignTriggersPage() {
-  const list = useQuery({ queryKey: ['admin-triggers'], queryFn: ({ signal }) => triggersAdminApi.list(signal) });
+  const list = useQuery(callQuery('GET /v1/admin/campaign_triggers', { query: { limit: 100 } }));
   const [editing, setEditing] = useState<CampaignTrigger | 'new' | null>(null);
   const rows = list.data?.data ?? [];
   return (

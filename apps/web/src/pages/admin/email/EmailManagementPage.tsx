@@ -2,12 +2,14 @@
  * /admin/email-management: the company's email templates. Search, open one to edit, and change several at once
  * (activate, deactivate, delete) after saying how many it touches.
  */
+
 import { Alert, Badge, Button, Checkbox, Group, Loader, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../../api/client';
 import { emailAdminApi } from '../../../api/email';
+import { callQuery, qk } from '../../../api/queries';
 import { PageHeading } from '../../../components/PageHeading';
 import { label, when } from '../../contacts/format';
 
@@ -17,7 +19,7 @@ export function EmailManagementPage() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const qc = useQueryClient();
-  const list = useQuery({ queryKey: ['admin-emails', q], queryFn: ({ signal }) => emailAdminApi.list({ q }, signal) });
+  const list = useQuery(callQuery('GET /v1/admin/emails', { query: { q: q || undefined, page: 1, limit: 50 } }));
   const [picked, setPicked] = useState<Set<number>>(new Set());
   const [bulk, setBulk] = useState<Bulk | null>(null);
   const run = useMutation({
@@ -25,7 +27,7 @@ export function EmailManagementPage() {
     onSuccess: () => {
       setBulk(null);
       setPicked(new Set());
-      void qc.invalidateQueries({ queryKey: ['admin-emails'] });
+      void qc.invalidateQueries({ queryKey: qk('GET /v1/admin/emails') });
     },
   });
   const rows = list.data?.data ?? [];

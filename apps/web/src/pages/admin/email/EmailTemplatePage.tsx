@@ -3,6 +3,7 @@
  * merge fields, preview it with a contact's data (or samples) as the server will send it, and save. A template the
  * assistant generated waits in session storage (`ai_generated_email`): read once, then removed (spec §3).
  */
+
 import { AI_GENERATED_EMAIL_KEY, EMAIL_CATEGORIES, EMAIL_MERGE_FIELDS } from '@harbor/shared';
 import {
   Alert,
@@ -23,6 +24,7 @@ import { lazy, Suspense, useCallback, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../../api/client';
 import { emailAdminApi, type TemplateInput } from '../../../api/email';
+import { callQuery, qk } from '../../../api/queries';
 import { ContactPicker } from '../../../components/ContactPicker';
 import { PageHeading } from '../../../components/PageHeading';
 import { label } from '../../contacts/format';
@@ -64,7 +66,7 @@ function Editor({ initial, id, generated }: { initial: TemplateInput; id: number
   const save = useMutation({
     mutationFn: () => (id ? emailAdminApi.update(id, t) : emailAdminApi.create(t)),
     onSuccess: (saved) => {
-      void qc.invalidateQueries({ queryKey: ['admin-emails'] });
+      void qc.invalidateQueries({ queryKey: qk('GET /v1/admin/emails') });
       if (!id) navigate(`/admin/email-management/${saved.id}`, { replace: true });
       else setT({ ...t, body_html: saved.body_html });
     },
@@ -178,8 +180,7 @@ export function EmailTemplatePage() {
   const { id } = useParams();
   const numeric = id && /^\d+$/.test(id) ? Number(id) : null;
   const existing = useQuery({
-    queryKey: ['admin-email', numeric],
-    queryFn: ({ signal }) => emailAdminApi.get(numeric!, signal),
+    ...callQuery('GET /v1/admin/emails/{id}', { params: { id: numeric ?? '' } }),
     enabled: numeric !== null,
   });
   const [generated] = useState(() => (numeric ? null : takeGenerated()));
