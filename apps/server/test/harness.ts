@@ -64,6 +64,8 @@ export async function createTestApp(
   const config = opts.configure ? opts.configure(loaded) : loaded;
   const deps = await wireDeps(config, database, { ...RELAXED_LIMITS, ...opts.limits });
   if (opts.clock) deps.clock = opts.clock;
+  // Rate limits count in Redis once it is connected and locally before: a test's first requests must not be split.
+  await deps.redis?.whenReady();
   const app = await buildApp(deps);
   opts.setup?.(app);
   await app.ready();

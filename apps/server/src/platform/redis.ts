@@ -52,6 +52,15 @@ export class RedisClients {
     return 'up';
   }
 
+  /**
+   * Resolves once every client is connected (or after `timeoutMs`). A process serves while Redis connects (limits
+   * count locally until then); a test that counts requests waits, or its first ones are counted in two places.
+   */
+  async whenReady(timeoutMs = 10_000) {
+    const end = Date.now() + timeoutMs;
+    while (this.state !== 'up' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+  }
+
   async close() {
     await Promise.allSettled([...this.clients.values()].map((c) => c.quit().catch(() => c.disconnect())));
     this.clients.clear();
