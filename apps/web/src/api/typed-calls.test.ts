@@ -45,6 +45,17 @@ describe('API calls', () => {
     expect(over).toEqual([]);
   });
 
+  it('take their query keys from the contract', () => {
+    // A hand-written key (['wallet', ...]) matches no query since every key is `qk(...)`: an invalidation with one
+    // silently does nothing (a receipt page once left the wallet showing its old balance that way).
+    const found: string[] = [];
+    for (const file of sources(SRC)) {
+      const rel = path.relative(SRC, file).split(path.sep).join('/');
+      if (/\bqueryKey\s*:\s*\[/.test(fs.readFileSync(file, 'utf8'))) found.push(rel);
+    }
+    expect(found).toEqual([]);
+  });
+
   it('counts a raw call however it is written', () => {
     expect(rawCalls("api.get<Me>('/v1/users/me'); api.post('/v1/x', {}); fetch(`/v1/export.csv`)")).toBe(3);
     expect(rawCalls("api\n      .post<{ user: CurrentUser }>('/v1/sessions/sso', params)")).toBe(1);

@@ -10,7 +10,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { callQuery } from '../../api/queries';
+import { callQuery, qkUnder } from '../../api/queries';
 import { PageHeading } from '../../components/PageHeading';
 
 const STATUS = {
@@ -37,7 +37,10 @@ export function ReceiptPage() {
   const paid = p?.status === 'succeeded';
   useEffect(() => {
     if (paid) {
-      void queryClient.invalidateQueries({ queryKey: ['wallet'], predicate: (q) => q.queryKey[1] !== 'payment' });
+      const wallet = qkUnder('/v1/wallets');
+      void queryClient.invalidateQueries({
+        predicate: (q) => wallet.predicate(q) && q.queryKey[0] !== 'GET /v1/wallets/payments/{id}',
+      });
     }
   }, [paid, queryClient]);
   const brand = p?.card_brand ? cardBrandLabel(p.card_brand) : null;
