@@ -106,10 +106,37 @@ export function toUsDate(date: IsoDate): string {
   return `${String(m).padStart(2, '0')}/${String(d).padStart(2, '0')}/${String(y).padStart(4, '0')}`;
 }
 
+/**
+ * One formatter per zone and kind: building an Intl.DateTimeFormat costs far more than using one, and a calendar
+ * reply converts every event's times (the month view's profile spent more in building formatters than in its SQL).
+ * Zones are a handful of IANA names, so the cache stays small.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(kind: 'date' | 'parts', timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f =
+      kind === 'date'
+        ? new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+        : new Intl.DateTimeFormat('en-US', {
+            timeZone,
+            hourCycle: 'h23',
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+            hour: '2-digit',
+            minute: '2-digit',
+            second: '2-digit',
+          });
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 /** The calendar date an instant falls on in an IANA time zone. */
 export function dateInZone(instant: Date, timeZone: string): IsoDate {
-  const f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  return f.format(instant);
+  return formatter('date', timeZone).format(instant);
 }
 
 /**
@@ -127,16 +154,7 @@ export function zonedTimeToUtc(date: IsoDate, time: string, timeZone: string): D
 
 /** How far the zone's wall clock is ahead of UTC at `instant` (negative in the Americas). */
 export function offsetMs(instant: Date, timeZone: string): number {
-  const f = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
+  const f = formatter('parts', timeZone);
   const p = Object.fromEntries(f.formatToParts(instant).map((x) => [x.type, x.value]));
   const asUtc = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
   return asUtc - Math.floor(instant.getTime() / 1000) * 1000;
