@@ -5,6 +5,7 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { offsetMs } from '@harbor/shared';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -183,14 +184,8 @@ export async function signIn(app: FastifyInstance, email: string, password = DEM
  * the hour it is about instead of depending on when it runs.
  */
 export function clockAt(zone: string, hh: number, mm = 0): () => Date {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hour: 'numeric',
-    minute: 'numeric',
-    hourCycle: 'h23',
-  }).formatToParts(new Date());
-  const local =
-    Number(parts.find((p) => p.type === 'hour')?.value) * 60 + Number(parts.find((p) => p.type === 'minute')?.value);
+  const wall = new Date(Date.now() + offsetMs(new Date(), zone));
+  const local = wall.getUTCHours() * 60 + wall.getUTCMinutes();
   const shift = ((((hh * 60 + mm - local) % 1440) + 1440) % 1440) * 60_000;
   return () => new Date(Date.now() + shift);
 }
