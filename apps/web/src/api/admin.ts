@@ -6,7 +6,6 @@ export type AuditEvent = Reply<'GET /v1/admin/audit_events'>['data'][number];
 export const listAuditEvents = (q: QueryOf<'GET /v1/admin/audit_events'>, signal?: AbortSignal) =>
   call('GET /v1/admin/audit_events', { query: q, signal });
 
-export const getSsoConnection = (signal?: AbortSignal) => call('GET /v1/admin/sso_connection', { signal });
 export const saveSsoConnection = (body: SsoConnectionBody) => call('PUT /v1/admin/sso_connection', { body });
 export const removeSsoConnection = () => call('DELETE /v1/admin/sso_connection');
 export const checkSsoConnection = () => call('POST /v1/admin/sso_connection/check');

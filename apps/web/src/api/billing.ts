@@ -13,8 +13,6 @@ export const connectCard = (card: { number: string; exp_month: number; exp_year:
   call('POST /v1/accounts/connect_card', { body: card });
 export const updatePlan = (plan: BodyOf<'POST /v1/accounts/update_plan'>['plan'], key: string) =>
   call('POST /v1/accounts/update_plan', { body: { plan }, ...idem(key) });
-export const billingHistory = (q: { page: number; limit?: number }, signal?: Signal) =>
-  call('GET /v1/accounts/history', { query: q, signal });
 export const cancelAccountPlan = () => call('PUT /v1/accounts/cancel_subscription');
 
 export const maxPlusSubscribe = (plan: MaxPlusPlan, key: string) =>
@@ -24,11 +22,6 @@ export const maxPlusCancelFor = (user_id: number) =>
   call('POST /v1/max_plus_subscriptions/cancel_for_user', { body: { user_id } });
 export const maxPlusBulk = (user_ids: number[], plan: MaxPlusPlan, key: string) =>
   call('POST /v1/max_plus_subscriptions/bulk_subscribe', { body: { user_ids, plan }, ...idem(key) });
-export const manageableUsers = (signal?: Signal) => call('GET /v1/max_plus_subscriptions/manageable_users', { signal });
-
-export const storeItems = (signal?: Signal) => call('GET /v1/store_items', { signal });
-export const storeItem = (id: number, signal?: Signal) => call('GET /v1/store_items/{id}', { params: { id }, signal });
-export const agentInfo = (signal?: Signal) => call('GET /v1/store_orders/agent_info', { signal });
 export const placeOrder = (
   body: { store_item_id: number; quantity: number; notes?: string; contacts_scope?: Record<string, unknown> },
   key: string,
@@ -36,8 +29,6 @@ export const placeOrder = (
 
 export const adminOrders = (q: StoreOrderListQuery, signal?: Signal) =>
   call('GET /v1/admin/order_management', { query: q, signal });
-export const adminOrder = (id: number, signal?: Signal) =>
-  call('GET /v1/admin/order_management/{id}', { params: { id }, signal });
 export const setOrderStatus = (id: number, admin_status: OrderAdminStatus) =>
   call('PATCH /v1/admin/order_management/{id}', { params: { id }, body: { admin_status } });
 export const refundOrder = (id: number, amount: number, key: string) =>

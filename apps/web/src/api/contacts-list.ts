@@ -13,9 +13,6 @@ export interface NamedOption {
   name: string;
 }
 
-/** How many contacts a scope matches: exact, or an estimate within `margin` (exact: false). */
-export const countContacts = (scope: ContactsScopeInput, signal?: AbortSignal) =>
-  call('PATCH /v1/contacts/count', { body: scope, signal });
 export const destroyAll = (sel: Selection) => call('DELETE /v1/contacts/destroy_all', { body: sel });
 export const restoreAll = (sel: Selection) => call('PUT /v1/contacts/restore', { body: sel });
 export const updateGroup = (sel: Selection, group_id: number | null) =>

@@ -53,7 +53,5 @@ export const enable2fa = (body: Body<'PATCH /v1/users/two_factor/enable'>) =>
 export const disable2fa = (body: Body<'PATCH /v1/users/two_factor/disable'>) =>
   call('PATCH /v1/users/two_factor/disable', { body });
 export const update2fa = (body: Update2fa) => call('PATCH /v1/users/update_2fa', { body });
-export const recoveryCodesStatus = (signal?: AbortSignal) =>
-  call('GET /v1/users/two_factor/recovery_codes', { signal });
 export const regenerateRecoveryCodes = (body: Body<'PATCH /v1/users/two_factor/recovery_codes'>) =>
   call('PATCH /v1/users/two_factor/recovery_codes', { body });

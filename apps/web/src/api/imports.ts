@@ -11,7 +11,7 @@ import type {
   UndoPreview,
   WorkersStatus,
 } from '@harbor/shared';
-import { call, type QueryOf } from './call';
+import { call } from './call';
 import { ApiError, readCookie } from './client';
 
 type Infer<S> = S extends { _output: infer O } ? O : never;
@@ -68,10 +68,6 @@ export async function invalidRowsCsv(file: File, form: Partial<ImportOptionsForm
   return res.blob();
 }
 
-export function listAttempts(q: QueryOf<'GET /v1/contacts/import_attempts'>, signal?: AbortSignal) {
-  return call('GET /v1/contacts/import_attempts', { query: q, signal });
-}
-
 export const deleteAttempt = (id: number, removeContacts: boolean) =>
   call('DELETE /v1/contacts/delete_import_attempts/{id}', {
     params: { id },
@@ -79,22 +75,9 @@ export const deleteAttempt = (id: number, removeContacts: boolean) =>
   });
 export const retryAttempt = (id: number) =>
   call('POST /v1/contacts/retry_failed_import_attempts/{id}', { params: { id } });
-export const getAttempt = (id: number, signal?: AbortSignal) =>
-  call('GET /v1/contacts/import_attempts/{id}', { params: { id }, signal });
-export const attemptRows = (
-  id: number,
-  q: QueryOf<'GET /v1/contacts/import_attempts/{id}/rows'>,
-  signal?: AbortSignal,
-) => call('GET /v1/contacts/import_attempts/{id}/rows', { params: { id }, query: q, signal });
 /** Where the rows that were not imported download (a plain link: the browser saves the CSV). */
 export const notImportedCsvUrl = (id: number) =>
   `${import.meta.env.VITE_API_URL ?? ''}/v1/contacts/import_attempts/${id}/not_imported.csv`;
-export const previewUndo = (id: number, signal?: AbortSignal) =>
-  call('GET /v1/contacts/import_attempts/{id}/undo', { params: { id }, signal });
 export const undoAttempt = (id: number) => call('POST /v1/contacts/import_attempts/{id}/undo', { params: { id } });
-export const workersStatus = (signal?: AbortSignal) => call('GET /v1/contacts/workers_status', { signal });
-
-export const listSettings = (signal?: AbortSignal) => call('GET /v1/import_settings', { signal });
 export const saveSetting = (name: string, data: Record<string, unknown>) =>
   call('POST /v1/import_settings', { body: { name, data } });
-export const deleteSetting = (id: number) => call('DELETE /v1/import_settings/{id}', { params: { id } });
