@@ -20,6 +20,7 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
+import { isoOf, isoOfSet } from '../../platform/db/timestamps.js';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.js';
 import { reachesUserSql, reachOf } from '../../platform/reach.js';
 import { likeEscape, rowsOf } from '../contacts/list-scope.js';
@@ -140,15 +141,13 @@ export async function loadEvent(db: Db, auth: AuthContext, id: number): Promise<
   return row;
 }
 
-const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string).toISOString());
-
 export function present(r: Raw, overdue: boolean): CalendarEvent {
   return {
     id: Number(r.id),
     title: String(r.title),
     type: r.type as EventType,
-    start_at: iso(r.starts_at)!,
-    end_at: iso(r.ends_at)!,
+    start_at: isoOfSet(r.starts_at),
+    end_at: isoOfSet(r.ends_at),
     all_day: Boolean(r.all_day),
     description: (r.description as string) ?? null,
     location: (r.location as string) ?? null,
@@ -164,11 +163,11 @@ export function present(r: Raw, overdue: boolean): CalendarEvent {
       r.reminder_minutes === null || r.reminder_minutes === undefined ? null : Number(r.reminder_minutes),
     reminder_email: Boolean(r.reminder_email),
     done: r.done_at !== null && r.done_at !== undefined,
-    done_at: iso(r.done_at),
-    snoozed_until: iso(r.snoozed_until),
-    due_at: iso(r.due_at)!,
+    done_at: isoOf(r.done_at),
+    snoozed_until: isoOf(r.snoozed_until),
+    due_at: isoOfSet(r.due_at),
     overdue,
-    created_at: iso(r.created_at)!,
-    updated_at: iso(r.updated_at)!,
+    created_at: isoOfSet(r.created_at),
+    updated_at: isoOfSet(r.updated_at),
   };
 }
