@@ -6,6 +6,8 @@ export const FEATURE_FLAGS = [
   { key: 'medicare_center', label: 'Medicare center', default: true },
   { key: 'sms_campaigns', label: 'SMS campaigns', default: true },
   { key: 'dialer', label: 'Dialer', default: true },
+  // On: every call is recorded from its start (the agent may pause it); off: calls are not recorded at all.
+  { key: 'call_recording', label: 'Record calls', default: true },
   { key: 'workflows', label: 'Workflows', default: true },
   { key: 'reports', label: 'Reports', default: true },
   { key: 'linked_contacts', label: 'Linked contacts', default: true },

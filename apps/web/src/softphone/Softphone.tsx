@@ -111,22 +111,29 @@ function InCall({ s }: { s: PhoneState }) {
             </Button>
           </Group>
           <Group gap={6} grow>
-            <Button
-              variant="default"
-              onClick={toggleRecording}
-              disabled={s.phase !== 'active' || !call}
-              loading={s.busy}
-              aria-pressed={call?.recording === 'recording'}
-            >
-              {call?.recording === 'recording' ? 'Pause recording' : 'Resume recording'}
-            </Button>
+            {/* A call the account does not record (the Record calls setting) has nothing to pause or resume. */}
+            {call?.recording !== 'off' && (
+              <Button
+                variant="default"
+                onClick={toggleRecording}
+                disabled={s.phase !== 'active' || !call}
+                loading={s.busy}
+                aria-pressed={call?.recording === 'recording'}
+              >
+                {call?.recording === 'recording' ? 'Pause recording' : 'Resume recording'}
+              </Button>
+            )}
             <Button variant="default" onClick={playDisclaimer} disabled={s.phase !== 'active' || !call}>
               Play disclaimer
             </Button>
           </Group>
           <Group gap="xs">
             <Badge variant="light" color={call?.recording === 'recording' ? 'red' : 'gray'}>
-              {call?.recording === 'recording' ? 'Recording' : 'Not recording'}
+              {call?.recording === 'recording'
+                ? 'Recording'
+                : call?.recording === 'off'
+                  ? 'Not recorded'
+                  : 'Not recording'}
             </Badge>
             {call?.disclaimer_played_at_s != null && (
               <Badge variant="light" color="green">

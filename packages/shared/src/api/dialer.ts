@@ -31,6 +31,8 @@ export const DEVICE_BUSY = 'Device busy';
 export const ILLEGAL_DIGITS = 'Illegal character passed into sendDigits';
 export const VOICE_NOT_CONFIGURED =
   'The voice service is not configured on this server: an administrator sets the Twilio keys (TWILIO_*) or the local voice lab (VOICE_SIP_*).';
+/** A call whose company (or user setting) does not record calls: there is nothing to pause or resume. */
+export const CALL_RECORDING_OFF = 'Calls are not recorded for your account (the Record calls setting).';
 
 /** Spec §8 voice error codes a failed call reports (the ones the softphone maps SIP failures onto). */
 export const VOICE_ERRORS: Record<number, string> = {

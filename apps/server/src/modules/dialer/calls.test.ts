@@ -179,6 +179,62 @@ describe('an outbound call from dial to recording', () => {
   });
 });
 
+describe("the 'Record calls' setting turned off", () => {
+  it('places calls unrecorded: no recording in the TwiML, nothing to pause or resume; inbound likewise', async () => {
+    // A user override of the company's setting (the admin feature screen sets either); a fresh session reads it.
+    await db().execute(sql`update users set features = features || '{"call_recording": false}' where id = ${agentId}`);
+    try {
+      const me = await signIn(t.app, DEMO('agent'));
+      const started = await me.post('/v1/dialer/calls', { to: contact.phone });
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      const callId = started.body.call.id;
+      expect(started.body.call.recording).toBe('off');
+      const res = await twilioPost(t, '/v1/voice/twiml/outbound', {
+        AccountSid: TWILIO_ENV.TWILIO_ACCOUNT_SID,
+        CallSid: 'CA44444444444444444444444444444444',
+        From: `client:harbor-u${agentId}`,
+        To: contact.phone,
+        cid: String(callId),
+      });
+      expect(res.body).toContain(`>call-${callId}</Conference>`);
+      expect(res.body).toContain('record="do-not-record"');
+      const legs = await db().execute<{ sid: string }>(
+        sql`select sid from call_legs where call_id = ${callId} and kind = 'carrier'`,
+      );
+      const carrier = legs.rows[0].sid;
+      await status(carrier, 'in-progress');
+      await webhooksSettled(t);
+      const resume = await me.post('/v1/dialer/device_resume_call_recording', { call_id: callId });
+      expect(resume.status).toBe(422);
+      expect(resume.body.errors.call_id[0]).toMatch(/not recorded/);
+      await status(carrier, 'completed', { CallDuration: '5' });
+      await webhooksSettled(t);
+      expect((await me.post('/v1/dialer/fetch_active_calls', {})).body.call_list).toEqual([]);
+
+      const inbound = await twilioPost(t, '/v1/voice/twiml/inbound', {
+        AccountSid: TWILIO_ENV.TWILIO_ACCOUNT_SID,
+        CallSid: 'CA55555555555555555555555555555555',
+        From: `+${contact.phone}`,
+        To: '+18135550199',
+      });
+      expect(inbound.body).toContain('</Conference>');
+      expect(inbound.body).toContain('record="do-not-record"');
+      const [row] = (
+        await db().execute<{ id: number; recording: string }>(
+          sql`select c.id, c.recording from calls c join call_legs l on l.call_id = c.id
+            where l.sid = 'CA55555555555555555555555555555555'`,
+        )
+      ).rows;
+      expect(row.recording).toBe('off');
+      // The caller hangs up before the agent answers: the call ends, the next test's inbound call can ring.
+      await status('CA55555555555555555555555555555555', 'no-answer');
+      await webhooksSettled(t);
+    } finally {
+      await db().execute(sql`update users set features = features - 'call_recording' where id = ${agentId}`);
+    }
+  });
+});
+
 describe('an inbound call', () => {
   it("pops the caller's contact on the agent's call channel and joins the agent's browser", async () => {
     const got: CallsChannelMessage[] = [];

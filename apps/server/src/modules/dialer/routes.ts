@@ -8,6 +8,7 @@ import {
   AssociatedContactFilter,
   AssociatedContactReply,
   AssociatedContactsReply,
+  CALL_RECORDING_OFF,
   CALL_TIMEOUT_S,
   CallFiles,
   CallHistory,
@@ -266,6 +267,8 @@ export function registerDialerRoutes(scope: FastifyInstance, voice: VoicePort) {
       async (req) => {
         const auth = authOf(req);
         const row = await liveCall(auth, req.body.call_id);
+        // A call the company does not record has no recording to pause or resume (the 'Record calls' setting).
+        if (row.recording === 'off') throw invalid('call_id', CALL_RECORDING_OFF);
         await provider(() => voice.setRecording({ id: Number(row.id), room: (row.room as string | null) ?? null }, on));
         // Spec §4: the state changes only when the provider has done it.
         await db.execute(sql`update calls set recording = ${on ? 'recording' : 'paused'} where id = ${row.id}`);

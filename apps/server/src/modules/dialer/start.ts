@@ -94,7 +94,7 @@ export async function startOutbound(
       sql`insert into calls (company_id, user_id, contact_id, direction, from_number, to_number, provider, recording,
             max_seconds, status)
           values (${auth.company.id}, ${auth.user.id}, ${contact?.id ?? null}, 'outbound', ${from ?? ''}, ${to},
-            ${voice.provider}, 'recording', ${minutes * 60}, 'initiated')
+            ${voice.provider}, ${auth.features.call_recording ? 'recording' : 'off'}, ${minutes * 60}, 'initiated')
           on conflict do nothing returning id`,
     );
     const id = res.rows[0]?.id;

@@ -11,7 +11,7 @@
  * - `POST /v1/voice/twiml/disclaimer`: what the conference announces when the agent plays the TPMO disclaimer.
  * - Status, conference and recording callbacks go through the webhook ingress: `/v1/webhooks/twilio-voice/{topic}`.
  */
-import { CALLS_CHANNEL, normalizeInbound } from '@harbor/shared';
+import { CALLS_CHANNEL, normalizeInbound, resolveFeatures } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twilio from 'twilio';
@@ -154,9 +154,10 @@ export function registerTwilioVoice(scope: FastifyInstance, cfg: TwilioVoiceConf
           .replace(/\D/g, '')
           .slice(-10);
         const agents = await db.execute<Row>(
-          sql`select id, company_id, roles, business_unit_id from users where deleted_at is null
-              and right(regexp_replace(coalesce(dialer_verified_phone_number, ''), '[^0-9]', '', 'g'), 10) = ${dialed}
-            order by id limit 1`,
+          sql`select u.id, u.company_id, u.roles, u.business_unit_id, u.features, co.features as company_features
+              from users u join companies co on co.id = u.company_id where u.deleted_at is null
+              and right(regexp_replace(coalesce(u.dialer_verified_phone_number, ''), '[^0-9]', '', 'g'), 10) = ${dialed}
+            order by u.id limit 1`,
         );
         const agent = agents.rows[0];
         if (!agent || dialed.length < 10)
@@ -172,12 +173,16 @@ export function registerTwilioVoice(scope: FastifyInstance, cfg: TwilioVoiceConf
           },
         } as unknown as AuthContext;
         const from = p.From ?? '';
+        const record = resolveFeatures(
+          (agent.company_features ?? {}) as Record<string, boolean>,
+          (agent.features ?? {}) as Record<string, boolean>,
+        ).call_recording;
         const matches = await contactsByPhone(db, companyId, from, visibleContactsSql(reacher));
         const inserted = await db.execute<{ id: number }>(
           sql`insert into calls (company_id, user_id, contact_id, direction, from_number, to_number, caller_city, caller_state,
               provider, recording, status)
             values (${companyId}, ${agent.id}, ${matches.length === 1 ? matches[0].id : null}, 'inbound', ${normalizeInbound(from)},
-              ${dialed}, ${p.FromCity || null}, ${p.FromState || null}, 'twilio', 'recording', 'ringing')
+              ${dialed}, ${p.FromCity || null}, ${p.FromState || null}, 'twilio', ${record ? 'recording' : 'off'}, 'ringing')
             on conflict do nothing returning id`,
         );
         const callId = inserted.rows[0]?.id;
@@ -210,7 +215,7 @@ export function registerTwilioVoice(scope: FastifyInstance, cfg: TwilioVoiceConf
         return reply.type('text/xml').send(
           conferenceTwiml({
             callId: Number(callId),
-            record: true,
+            record,
             statusUrl: urls.conference,
             recordingUrl: urls.recording,
             timeLimitS: null,
