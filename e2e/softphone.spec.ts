@@ -4,8 +4,9 @@
  * Calls tab show their empty states. The real calls through the local voice lab are e2e/voice-lab.spec.ts.
  * Checked with axe at 1280 and 390 px; screenshots for a human to look at.
  */
-import { expect, test } from '@playwright/test';
+
 import { check, listContacts } from './a11y';
+import { expect, test } from './fixtures';
 import { SHOTS, signIn } from './helpers';
 
 // The page's own globals, read inside page.evaluate (the flows compile without the DOM library).
