@@ -5,8 +5,9 @@
  * reaches the page, and after each navigation focus is on the new page's heading. Also proves the checker itself
  * reports a violation, so a passing run means the screens are clean rather than that nothing was checked.
  */
-import { expect, test } from '@playwright/test';
+
 import { api, axeFindings, check, listContacts, showScreen, withOpen } from './a11y';
+import { expect, test } from './fixtures';
 import { SHOTS, signIn } from './helpers';
 
 // Unique to this run: emails and phones are what an import matches on.

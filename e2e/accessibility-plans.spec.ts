@@ -3,8 +3,9 @@
  * phone (390 px) width, in both schemes, with their dialogs open: no critical or serious finding, and at phone
  * width nothing pushes the page sideways. Screenshots: test-results/screens/a11y-plans-*.png.
  */
-import { expect, type Page, test } from '@playwright/test';
+
 import { check, showScreen, withOpen } from './a11y';
+import { expect, type Page, test } from './fixtures';
 import { signIn, signOut } from './helpers';
 
 // Browser globals of the code that runs inside the page; this project compiles without the DOM lib.

@@ -3,8 +3,9 @@
  * under axe-core at 1280 and 390 px in both schemes: no critical or serious finding, and at phone width nothing
  * pushes the inbox sideways. Screenshots: test-results/screens/a11y-sms-*.png.
  */
-import { expect, type Page, test } from '@playwright/test';
+
 import { api, check, showScreen, withOpen } from './a11y';
+import { expect, type Page, test } from './fixtures';
 import { signIn } from './helpers';
 
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number } };

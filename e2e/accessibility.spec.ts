@@ -3,8 +3,9 @@
  * as the roles that see it, with the contacts screens' menus and dialogs open, in the light and the dark scheme
  * (the app follows the device until a person chooses). Screenshots of both schemes land in test-results/screens.
  */
-import { expect, test } from '@playwright/test';
+
 import { api, check, listContacts, showScreen, withOpen } from './a11y';
+import { expect, test } from './fixtures';
 import { signIn, signOut } from './helpers';
 
 const PUBLIC = [

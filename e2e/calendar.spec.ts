@@ -5,9 +5,10 @@
  * "turning 65" quick filter lists the right contacts. Screens are checked with axe and photographed (desktop and
  * 390 px, light and dark) into test-results/screens/calendar-*.png.
  */
-import { expect, type Page, test } from '@playwright/test';
+
 import { TIME_ZONE_IANA, type TimeZone } from '../packages/shared/src/options';
 import { api, axeFindings, openScreen } from './a11y';
+import { expect, type Page, test } from './fixtures';
 import { SHOTS, signIn as signInForm } from './helpers';
 
 // Browser globals of the code that runs inside the page (page.evaluate); this project compiles without the DOM lib.

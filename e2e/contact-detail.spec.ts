@@ -2,7 +2,7 @@
  * Contact detail flows (issue 4): an agent creates a contact, opens it, adds a note, a policy and a file, and sees
  * them on the timeline; an admin manages a status. Screenshots go to test-results/ for a human to look at.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { SHOTS, signIn as signInForm } from './helpers';
 
 async function signIn(page: Page, email: string) {

@@ -4,7 +4,7 @@
  * export downloads and reads back. Screenshots land in test-results/ for a person to look at.
  */
 import fs from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { SHOTS, signIn as signInOnly } from './helpers';
 
 async function signIn(page: Page, email: string) {

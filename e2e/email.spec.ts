@@ -3,7 +3,7 @@
  * to a filtered selection with one opted-out recipient (the preview removes them, the record proves nothing went to
  * them); the recipient unsubscribes by one click; an agent emails one contact and sees the log entry.
  */
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from './fixtures';
 import { SHOTS, signIn as signInForm } from './helpers';
 
 async function signIn(page: Page, email: string) {

@@ -3,7 +3,7 @@
  * their team; an admin sees Signups and manages Office locations, picks a pool holder and an import owner from
  * pickers; an agent sees none of the admin tabs nor the owner picker. Screenshots go to test-results/ for a human.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { SHOTS, signIn as signInForm } from './helpers';
 
 // A 16x16 blue PNG, so the browser really renders the uploaded picture.

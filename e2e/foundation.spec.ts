@@ -3,8 +3,9 @@
  * whole access guard (terms, forced password change, two-factor setup), changes display preferences, signs out and
  * back in with an emailed code; a forgotten password is reset through the emailed link; public pages load signed out.
  */
-import { expect, test } from '@playwright/test';
+
 import { generate } from 'otplib';
+import { expect, test } from './fixtures';
 import { field, latestMailTo, PASSWORD, SHOTS, signIn, signOut } from './helpers';
 
 const PEOPLE = [

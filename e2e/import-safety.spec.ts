@@ -4,7 +4,7 @@
  * leaves her identity alone, and undo restores everything. Then a merge where the person keeps the duplicate's
  * email, and the timeline keeps the other record's values. Screens at desktop and phone width, light and dark.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { SHOTS, signIn } from './helpers';
 
 const stamp = Date.now().toString(36);

@@ -3,7 +3,7 @@
  * list, previews, starts the import, watches the live progress, finds the attempt on the Imports page, and a second
  * preview of the same file shows every contact already in the book.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { SHOTS, signIn } from './helpers';
 
 // Unique to this run (emails and phones are what the import matches on), so a retried flow starts from scratch too.

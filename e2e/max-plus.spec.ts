@@ -5,8 +5,9 @@
  * Standard on her card and cancels it for him. Every subscription is cancelled at the end, so other flows find the
  * demo data as seeded. Screenshots in test-results/screens/max-plus-*.png at 1280 and 390 px.
  */
-import { expect, type Page, test } from '@playwright/test';
+
 import { axeFindings } from './a11y';
+import { expect, type Page, test } from './fixtures';
 import { fillTestCard, SHOTS, signIn } from './helpers';
 
 test.use({ bypassCSP: true, actionTimeout: 30_000 }); // axe-core is injected as an inline script, which the app's policy rightly refuses

@@ -3,8 +3,9 @@
  * adds a card in our own form and pays; once the processor confirms, it lands in the app. Screenshots in
  * test-results/screens/money-*.png at 1280 and 390 px.
  */
-import { expect, type Page, test } from '@playwright/test';
+
 import { api, axeFindings } from './a11y';
+import { expect, type Page, test } from './fixtures';
 import { field, fillTestCard, SHOTS, signIn, signOut } from './helpers';
 
 test.use({ bypassCSP: true }); // axe-core is injected as an inline script, which the app's policy rightly refuses

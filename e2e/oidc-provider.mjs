@@ -5,7 +5,8 @@ import http from 'node:http';
 import Provider from 'oidc-provider';
 
 const port = Number(process.env.E2E_OIDC_PORT ?? 3101);
-const harbor = process.env.E2E_BASE_URL ?? 'http://localhost:3100';
+// Every worker's Harbor server (playwright.config.ts) is a client that may be sent back to.
+const harbors = (process.env.E2E_BASE_URLS ?? 'http://localhost:3100').split(',');
 const issuer = `http://127.0.0.1:${port}`;
 
 const provider = new Provider(issuer, {
@@ -13,7 +14,7 @@ const provider = new Provider(issuer, {
     {
       client_id: 'harbor-e2e',
       client_secret: 'harbor-e2e-secret',
-      redirect_uris: [`${harbor}/api/auth/callback`],
+      redirect_uris: harbors.map((harbor) => `${harbor}/api/auth/callback`),
       token_endpoint_auth_method: 'client_secret_post',
     },
   ],

@@ -3,7 +3,7 @@
  * the admin impersonates the agent and returns; switching SMS off takes it from the agent; the recruiting company
  * sees its own role labels.
  */
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from './fixtures';
 import { field, PASSWORD, SHOTS, signIn, signOut } from './helpers';
 
 const stamp = Date.now().toString(36);

@@ -2,8 +2,9 @@
  * Phone width (390 px) in both schemes: no screen pushes the page sideways; wide tables scroll inside their own box
  * or become cards, and axe-core finds no critical or serious violation at this width either. Each screen is photographed for a person to look at (test-results/screens/phone-*.png).
  */
-import { expect, type Page, test } from '@playwright/test';
+
 import { axeFindings, listContacts, openScreen } from './a11y';
+import { expect, type Page, test } from './fixtures';
 import { field, fillTestCard, SHOTS, signIn } from './helpers';
 
 // Browser globals of the code that runs inside the page (page.evaluate); this project compiles without the DOM lib.

@@ -4,7 +4,7 @@
  * by name and moves minutes between licences, and the agent sees the new allocation. Screenshots in
  * test-results/screens/plans-*.png.
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { field, SHOTS, signIn, signOut } from './helpers';
 
 async function home(page: Page, email: string) {

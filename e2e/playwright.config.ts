@@ -3,10 +3,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-/** A fresh embedded database for every run: the flows start from the fixed demo data. */
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-e2e-'));
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-export const BASE_URL = `http://localhost:${PORT}`;
+/**
+ * One Harbor server per Playwright worker, each on its own copy of the freshly seeded demo (e2e/seed-data.ts):
+ * flows change demo users (a password, a plan, a wallet), so two workers on one server would step on each other.
+ * Each worker finds its server by its parallelIndex (e2e/fixtures.ts). Two workers on the CI machine's two cores:
+ * the lane mostly waits on the browser and the server, so the second worker nearly halves it (decision test-speed).
+ */
+const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+// The config is loaded again in every worker: what the runner decided travels in the environment workers inherit.
+process.env.E2E_DATA_ROOT ??= fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-e2e-'));
+const dataDirs = Array.from({ length: WORKERS }, (_, i) => path.join(process.env.E2E_DATA_ROOT!, `worker-${i}`));
+// scripts/e2e.mjs passes free ports; a bare `npx playwright test` uses 3100, 3102, 3103... (3101: the provider).
+const base = Number(process.env.E2E_PORT ?? 3100);
+const ports = process.env.E2E_PORTS
+  ? process.env.E2E_PORTS.split(',').map(Number)
+  : Array.from({ length: WORKERS }, (_, i) => (i === 0 ? base : base + 1 + i));
+if (ports.length < WORKERS) throw new Error(`E2E_PORTS has ${ports.length} ports for ${WORKERS} workers`);
+const baseUrls = dataDirs.map((_, i) => `http://localhost:${ports[i]}`);
+process.env.E2E_BASE_URLS = baseUrls.join(',');
 /** The identity provider of the single sign-on flow (e2e/oidc-provider.mjs), on 127.0.0.1: its own cookie jar. */
 const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3101);
 const OIDC_ISSUER = `http://127.0.0.1:${OIDC_PORT}`;
@@ -18,13 +32,12 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   // On CI a flow that fails is run once more and, if it passes then, reported as flaky in the list: a broken flow
   // still fails twice, while one lost race on a loaded two-core machine does not throw away a whole submission.
   retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
   use: {
-    baseURL: BASE_URL,
     screenshot: 'only-on-failure',
     trace: 'off',
     launchOptions: {
@@ -41,23 +54,24 @@ export default defineConfig({
       ],
     },
   },
+  // Playwright starts these one after another, each once its URL answers: the first seeds every worker's copy.
   webServer: [
-    {
-      command: 'node --import tsx apps/server/src/main.ts',
+    ...dataDirs.map((dataDir, i) => ({
+      command: `${i === 0 ? `node --import tsx e2e/seed-data.ts ${dataDirs.join(' ')} && ` : ''}node --import tsx apps/server/src/main.ts`,
       cwd: '..',
-      url: `${BASE_URL}/v1/health`,
+      url: `${baseUrls[i]}/v1/health`,
       reuseExistingServer: false,
-      // A fresh database is migrated and seeded first: on a busy two-core machine that alone can pass a minute.
+      // Migrating and seeding on a busy two-core machine can alone pass a minute.
       timeout: 180_000,
-      env: { PORT: String(PORT), DATA_DIR: dataDir, HARBOR_DEMO: '1', LOG_LEVEL: 'warn', APP_URL: BASE_URL },
-    },
+      env: { PORT: String(ports[i]), DATA_DIR: dataDir, HARBOR_DEMO: '1', LOG_LEVEL: 'warn', APP_URL: baseUrls[i] },
+    })),
     {
       command: 'node e2e/oidc-provider.mjs',
       cwd: '..',
       url: `${OIDC_ISSUER}/.well-known/openid-configuration`,
       reuseExistingServer: false,
       timeout: 30_000,
-      env: { E2E_OIDC_PORT: String(OIDC_PORT), E2E_BASE_URL: BASE_URL },
+      env: { E2E_OIDC_PORT: String(OIDC_PORT), E2E_BASE_URLS: process.env.E2E_BASE_URLS },
     },
   ],
 });

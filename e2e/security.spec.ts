@@ -2,8 +2,9 @@
  * Issue 15 and 8 in a real browser: the Content-Security-Policy lets every screen and the API docs run (no violation
  * report), and two-factor recovery codes are shown once, saved, and sign a person in when the phone is gone.
  */
-import { expect, type Page, test } from '@playwright/test';
+
 import { generate } from 'otplib';
+import { expect, type Page, test } from './fixtures';
 import { field, SHOTS, signIn, signOut } from './helpers';
 
 /** Collects every CSP violation Chromium reports on the page. */

@@ -3,7 +3,7 @@
  * "be the phone" page, the contact replies and the reply appears live in the thread with its toast; a contact
  * replies "Por favor no me escriban más" and is opted out at once (one confirmation, the composer gone).
  */
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { SHOTS, signIn as signInForm } from './helpers';
 
 async function signIn(page: Page, email: string) {

@@ -5,7 +5,7 @@
  * the admin switches the flag on and points Harbor at the flows' own identity provider (e2e/oidc-provider.mjs, a
  * real oidc-provider), and the agent signs in there and lands in Harbor without a Harbor password.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { field, SHOTS, signIn } from './helpers';
 
 test('an admin sets up single sign-on, checks the provider and removes it', async ({ page }) => {

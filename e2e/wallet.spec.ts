@@ -7,8 +7,8 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
 import { axeFindings } from './a11y';
+import { expect, type Page, test } from './fixtures';
 import { field, SHOTS, signIn } from './helpers';
 
 test.use({ bypassCSP: true, actionTimeout: 30_000 }); // axe-core is injected as an inline script, which the app's policy rightly refuses

@@ -3,6 +3,8 @@
 import { execSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!fs.existsSync(CHROMIUM)) {
@@ -23,11 +25,27 @@ const freePort = () =>
       srv.close(() => resolve(p));
     });
   });
-const port = await freePort();
-// The identity provider the single sign-on flow signs in at (e2e/oidc-provider.mjs).
-let oidcPort = await freePort();
-while (oidcPort === port) oidcPort = await freePort();
-const args = ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...process.argv.slice(2)];
-const env = { ...process.env, E2E_PORT: String(port), E2E_OIDC_PORT: String(oidcPort) };
-const r = spawnSync('npx', args, { stdio: 'inherit', env });
+const args = process.argv.slice(2);
+// One Harbor server per Playwright worker (e2e/playwright.config.ts). A single spec file runs on one worker (files
+// are not split), so it gets one server instead of seeding a copy nobody uses.
+const specs = args.filter((a) => a.endsWith('.spec.ts'));
+const workers = Number(process.env.E2E_WORKERS ?? (specs.length === 1 ? 1 : 2));
+// Free ports of our own, all distinct: the servers' and the identity provider's (the single sign-on flow).
+const ports = new Set();
+while (ports.size < workers + 1) ports.add(await freePort());
+const [oidcPort, ...harborPorts] = ports;
+// The seeded databases live here for this run only.
+const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-e2e-'));
+const env = {
+  ...process.env,
+  E2E_WORKERS: String(workers),
+  E2E_PORTS: harborPorts.join(','),
+  E2E_OIDC_PORT: String(oidcPort),
+  E2E_DATA_ROOT: dataRoot,
+};
+const r = spawnSync('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts', ...args], {
+  stdio: 'inherit',
+  env,
+});
+fs.rmSync(dataRoot, { recursive: true, force: true });
 process.exit(r.status ?? 1);

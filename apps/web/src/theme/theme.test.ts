@@ -1,5 +1,7 @@
-import { DEFAULT_THEME } from '@mantine/core';
+import { DEFAULT_THEME, Loader, MantineProvider } from '@mantine/core';
+import { createElement } from 'react';
 import { describe, expect, it } from 'vitest';
+import { mount, unmount } from '../test/dom';
 import { contrast, readable } from './contrast';
 import { accessibleColorVariables, appearanceFor, buildTheme } from './theme';
 
@@ -30,6 +32,15 @@ describe('appearanceFor', () => {
 
   it('builds a Mantine theme with the primary color', () => {
     expect(buildTheme(appearanceFor({ primary_color: 'purple' })).primaryColor).toBe('grape');
+  });
+
+  it('makes every named loader a status: a name on a bare span is prohibited and never read', async () => {
+    const theme = buildTheme(appearanceFor(undefined));
+    const el = await mount(
+      createElement(MantineProvider, { theme }, createElement(Loader, { 'aria-label': 'Loading contacts' })),
+    );
+    expect(el.querySelector('[aria-label="Loading contacts"]')?.getAttribute('role')).toBe('status');
+    await unmount();
   });
 });
 
