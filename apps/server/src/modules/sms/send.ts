@@ -16,6 +16,7 @@ import { rowsOf } from '../contacts/list-scope.js';
 import { checkSmsAllocation, recordUsage } from '../usage-plans/enforcement.js';
 import { chargeUsageWithin } from '../wallet/usage.js';
 import { senderNumber } from './numbers.js';
+import { failUntaken } from './refund.js';
 import { loadMessage, touchConversation } from './store.js';
 
 export const SMS_SEND_JOB = 'sms.send';
@@ -206,9 +207,8 @@ export async function handToCarrier(
       );
       return 'retry';
     }
-    await db.execute(
-      sql`update sms_messages set status = 'failed', error_code = ${e.code}, error_message = ${e.message}, updated_at = now() where id = ${id}`,
-    );
+    // The carrier refused it: never taken, so never billed; the debit goes back with the failure.
+    await failUntaken(deps, id, { message: e.message, code: e.code });
     return 'failed';
   }
   // Taken: from here on a failure must not send again (it throws; the row stays `sending` for the reconciler).

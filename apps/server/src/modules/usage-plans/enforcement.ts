@@ -247,3 +247,20 @@ export async function recordUsageMany(db: Db, records: UsageRecord[]): Promise<{
   );
   return { recorded: Number(res.rows[0]?.n ?? 0) };
 }
+
+/**
+ * Gives back what `ref` recorded (a text the carrier never took): its units leave the person's month again. Once:
+ * the record is deleted by the statement that lowers the total, so a second call finds nothing. Answers the units.
+ */
+export async function releaseUsage(db: Db, r: { companyId: number; kind: UsageKind; ref: string }) {
+  const res = await db.execute<{ n: number }>(
+    sql`with d as (
+          delete from usage_records where company_id = ${r.companyId} and product = ${PRODUCT_OF[r.kind]} and ref = ${r.ref}
+          returning user_id, product, month, quantity),
+        t as (
+          update usage_totals t set quantity = t.quantity - d.quantity from d
+          where t.user_id = d.user_id and t.product = d.product and t.month = d.month returning 1)
+        select coalesce((select sum(quantity) from d), 0)::int as n, (select count(*) from t)::int as t`,
+  );
+  return { released: Number(res.rows[0]?.n ?? 0) };
+}
