@@ -1,6 +1,6 @@
 /** Helpers of the SMS tests. */
 import { expect } from 'vitest';
-import type { Client, TestApp } from '../../../test/harness.js';
+import { type Client, type TestApp, until } from '../../../test/harness.js';
 import type { MessagingError } from '../../integrations/twilio/messaging.js';
 
 /**
@@ -31,4 +31,16 @@ export async function sendThrough(
   } finally {
     port.send = real;
   }
+}
+
+/** The broadcast as its route answers it once it has completed (every recipient sent, failed or removed). */
+export function completedBroadcast(agent: Client, id: number, timeoutMs = 20_000) {
+  return until(
+    async () => {
+      const r = await agent.get(`/v1/broadcasts/${id}`);
+      return r.body.status === 'completed' && (r.body as Record<string, unknown>);
+    },
+    'the broadcast',
+    timeoutMs,
+  );
 }
