@@ -79,6 +79,8 @@ export const SmsMessage = z.object({
   flagged: z.boolean(),
   /** What an inbound reply did to the consent record: 'opted_out', 'opted_in', or null. */
   consent_change: z.enum(['opted_out', 'opted_in']).nullable(),
+  /** Cents given back because the carrier never took the text (docs/decisions/sms-refunds.md); 0 otherwise. */
+  refunded_cents: z.number(),
   user: z.object({ id: z.number(), name: z.string() }).nullable(),
   created_at: z.string(),
 });

@@ -10,6 +10,7 @@ import { newContact } from '../contacts/test-helpers.js';
 import { balance, topUp } from '../wallet/test-helpers.js';
 import { chargeUsage } from '../wallet/usage.js';
 import { quietUntil, zoneOfState } from './quiet-hours.js';
+import { completedBroadcast } from './test-helpers.js';
 
 let t: TestApp;
 let agent: Client;
@@ -84,14 +85,7 @@ describe('text broadcasts', () => {
       message: 'AEP opens Oct 15. Reply STOP to opt out.',
     });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-    const b = await until(
-      async () => {
-        const r = await agent.get(`/v1/broadcasts/${sent.body.id}`);
-        return r.body.status === 'completed' && r.body;
-      },
-      'the broadcast',
-      20_000,
-    );
+    const b = await completedBroadcast(agent, sent.body.id, 20_000);
     expect(b).toMatchObject({ total: 4, sent: 1, removed: 2, failed: 1 });
     const rows = await q<{ contact_id: number; to_phone: string }>(
       'select contact_id, to_phone from sms_messages where broadcast_id = $1',

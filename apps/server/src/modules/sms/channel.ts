@@ -4,12 +4,12 @@
  * hours waits for 8 a.m. their time; one message row per (broadcast, contact), debited once (`sms:<message id>`)
  * and handed to the carrier once (handToCarrier's compare-and-set), so a restarted job never sends or charges twice.
  */
-import { smsSegments } from '@harbor/shared';
+import { QUOTA_MESSAGES, smsSegments } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { Deps } from '../../platform/deps.js';
 import type { BroadcastChannelDef, OutgoingRecipient, SendOutcome } from '../broadcasts/channels.js';
 import { rowsOf } from '../contacts/list-scope.js';
-import { checkSmsAllocation, recordUsage } from '../usage-plans/enforcement.js';
+import { checkSmsAllocation, releaseUsage, reserveUsage } from '../usage-plans/enforcement.js';
 import { chargeUsage } from '../wallet/usage.js';
 import { senderNumber } from './numbers.js';
 import { quietUntil, zoneOfState } from './quiet-hours.js';
@@ -112,7 +112,18 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
             userId: r.senderId,
             quantity: c.segments,
           });
-          const charge = quota.ok
+          // The plan's units are held before the money is taken (16 recipients are in flight at once: a check alone
+          // let them all pass the allocation together); a resumed run finds its own reservation by the ref.
+          const usage = { companyId: broadcast.companyId, kind: 'sms' as const, ref: `msg:${m.id}` };
+          const held = quota.ok
+            ? await reserveUsage(db, {
+                ...usage,
+                userId: r.senderId,
+                quantity: c.segments,
+                allocation: quota.coverage?.allocation ?? null,
+              })
+            : null;
+          const charge = held?.reserved
             ? await chargeUsage(deps, {
                 companyId: broadcast.companyId,
                 userId: r.senderId,
@@ -127,20 +138,16 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
           if (!charge?.ok) {
             const why = !quota.ok
               ? (quota.message ?? quota.code)
-              : charge && !charge.ok
-                ? charge.message
-                : 'not charged';
+              : !held?.reserved
+                ? QUOTA_MESSAGES.sms
+                : charge && !charge.ok
+                  ? charge.message
+                  : 'not charged';
+            if (held?.reserved) await releaseUsage(db, usage);
             await db.execute(sql`update sms_messages set status = 'failed', error_message = ${why} where id = ${m.id}`);
             return { contactId: r.contactId, outcome: 'failed', error: why };
           }
           await db.execute(sql`update sms_messages set charged_cents = ${charge.amount} where id = ${m.id}`);
-          await recordUsage(db, {
-            companyId: broadcast.companyId,
-            userId: r.senderId,
-            kind: 'sms',
-            quantity: c.segments,
-            ref: `msg:${m.id}`,
-          });
           await touchConversation(db, {
             id: m.id,
             companyId: broadcast.companyId,

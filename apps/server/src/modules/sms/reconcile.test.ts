@@ -10,6 +10,7 @@ import { MessagingError } from '../../integrations/twilio/messaging.js';
 import { newContact } from '../contacts/test-helpers.js';
 import { topUp } from '../wallet/test-helpers.js';
 import { reconcileStale } from './reconcile.js';
+import { sendThrough } from './test-helpers.js';
 
 let t: TestApp;
 let agent: Client;
@@ -34,24 +35,9 @@ const cutOff = (id: number, keepSid = false) =>
 
 async function text(phone: string, body: string, opts: { lost?: boolean } = {}) {
   const c = await newContact(agent, { first_name: 'Rita', last_name: `Cut ${phone.slice(-4)}`, phone });
-  const port = t.deps.messaging.port as { send: (...a: unknown[]) => Promise<unknown> };
-  const real = port.send;
   // No answer from the carrier (a timeout): it is not known whether it took the text.
-  if (opts.lost)
-    port.send = async () => {
-      throw new MessagingError('socket hang up', null, true, true);
-    };
-  try {
-    const res = await agent.post('/v1/sms/send_message', {
-      contact_id: c.id,
-      message_to: c.phone,
-      message_content: body,
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return { contact: c, id: Number(res.body.id) };
-  } finally {
-    port.send = real;
-  }
+  const lost = opts.lost ? new MessagingError('socket hang up', null, true, true) : undefined;
+  return { contact: c, id: Number((await sendThrough(t, agent, c, body, lost)).id) };
 }
 
 beforeAll(async () => {

@@ -8,7 +8,7 @@
  *     body that no other row holds is adopted (its sid stored, its status taken); none: the carrier never took it,
  *     and it goes back to `queued` (one debit stays: the key `sms:<id>` pays once): a broadcast's own job hands it
  *     over again (asking consent per batch, as always); any other text is handed over here after consent is asked
- *     again, or fails when the person opted out meanwhile.
+ *     again, or fails when the person opted out meanwhile. A text failed here was never taken: refunded (refund.ts).
  * The `sms.reconcile` job runs every minute over rows older than SMS_RECONCILE_AFTER_MS (5 minutes); the broadcast
  * channel reconciles a stale row of its own at once.
  */
@@ -19,6 +19,7 @@ import type { Deps } from '../../platform/deps.js';
 import { checkConsent } from '../consent/index.js';
 import { rowsOf } from '../contacts/list-scope.js';
 import { carrierErrorLabel } from './inbound.js';
+import { failUntaken } from './refund.js';
 import { handToCarrier } from './send.js';
 import { SMS_RANK } from './store.js';
 
@@ -97,11 +98,7 @@ export async function reconcileMessage(deps: Deps, id: number): Promise<Reconcil
   }
   // The carrier never took it.
   if (Number(row.send_attempts) >= MAX_ATTEMPTS) {
-    await db.execute(
-      sql`update sms_messages set status = 'failed', error_message = 'The carrier never took this text', updated_at = now()
-        where id = ${id} and status = 'sending' and sid is null`,
-    );
-    return 'failed';
+    return (await failUntaken(deps, id, { message: 'The carrier never took this text' })) ? 'failed' : 'unchanged';
   }
   if (row.contact_id && !row.broadcast_id && !row.consent_basis?.startsWith('confirm:')) {
     const [verdict] = await checkConsent(db, {
@@ -112,11 +109,8 @@ export async function reconcileMessage(deps: Deps, id: number): Promise<Reconcil
       contactIds: [Number(row.contact_id)],
     });
     if (!verdict?.allowed) {
-      await db.execute(
-        sql`update sms_messages set status = 'failed', error_message = ${`Not sent: the contact cannot be texted now (${verdict?.reason ?? 'no record'})`},
-          updated_at = now() where id = ${id} and status = 'sending' and sid is null`,
-      );
-      return 'failed';
+      const message = `Not sent: the contact cannot be texted now (${verdict?.reason ?? 'no record'})`;
+      return (await failUntaken(deps, id, { message })) ? 'failed' : 'unchanged';
     }
   }
   const [back] = await rowsOf<{ id: number }>(

@@ -77,6 +77,8 @@ export const smsMessages = pgTable(
     campaignTriggerId: bigint('campaign_trigger_id', { mode: 'number' }),
     /** Cents debited from the wallet for it (0: not charged, e.g. inbound or refused). */
     chargedCents: integer('charged_cents').notNull().default(0),
+    /** Cents given back: a text the carrier never took (docs/decisions/sms-refunds.md); 0 otherwise. */
+    refundedCents: integer('refunded_cents').notNull().default(0),
     sendAttempts: integer('send_attempts').notNull().default(0),
     readAt: ts('read_at'),
     createdAt: ts('created_at').notNull().defaultNow(),

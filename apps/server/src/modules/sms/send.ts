@@ -5,7 +5,7 @@
  * (key `sms:<message id>`), so a text is either stored and paid, or neither. Then the carrier is asked once; a
  * temporary refusal leaves the row queued for the `sms.send` job, which asks again (never a second row).
  */
-import { formatPhone, type LineType, smsSegments } from '@harbor/shared';
+import { formatPhone, type LineType, QUOTA_MESSAGES, smsSegments } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import { type AcceptedText, MessagingError, toE164 } from '../../integrations/twilio/messaging.js';
 import type { Db } from '../../platform/db/client.js';
@@ -13,9 +13,10 @@ import type { Deps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { checkConsent } from '../consent/index.js';
 import { rowsOf } from '../contacts/list-scope.js';
-import { checkSmsAllocation, recordUsage } from '../usage-plans/enforcement.js';
+import { checkSmsAllocation, reserveUsage } from '../usage-plans/enforcement.js';
 import { chargeUsageWithin } from '../wallet/usage.js';
 import { senderNumber } from './numbers.js';
+import { failUntaken } from './refund.js';
 import { loadMessage, touchConversation } from './store.js';
 
 export const SMS_SEND_JOB = 'sms.send';
@@ -116,6 +117,16 @@ export async function sendText(deps: Deps, r: TextRequest) {
             ${JSON.stringify(media)}::jsonb, ${segments}, 'queued', ${r.triggerId ?? null}, ${verdict.basis})
           returning id`,
       );
+      // The plan's units are held before the money is taken: two sends at once never pass the allocation together.
+      const held = await reserveUsage(tx, {
+        companyId: r.companyId,
+        userId: r.userId,
+        kind: 'sms',
+        quantity: mms ? 1 : segments,
+        ref: `msg:${row.id}`,
+        allocation: quota.coverage?.allocation ?? null,
+      });
+      if (!held.reserved) throw new Refused('user', QUOTA_MESSAGES.sms, 403);
       const charge = await chargeUsageWithin(deps, tx, {
         companyId: r.companyId,
         userId: r.userId,
@@ -129,13 +140,6 @@ export async function sendText(deps: Deps, r: TextRequest) {
       });
       if (!charge.ok) throw new Refused('wallet', charge.message, 402);
       await tx.execute(sql`update sms_messages set charged_cents = ${charge.amount} where id = ${row.id}`);
-      await recordUsage(tx, {
-        companyId: r.companyId,
-        userId: r.userId,
-        kind: 'sms',
-        quantity: mms ? 1 : segments,
-        ref: `msg:${row.id}`,
-      });
       await touchConversation(tx, {
         id: row.id,
         companyId: r.companyId,
@@ -206,9 +210,8 @@ export async function handToCarrier(
       );
       return 'retry';
     }
-    await db.execute(
-      sql`update sms_messages set status = 'failed', error_code = ${e.code}, error_message = ${e.message}, updated_at = now() where id = ${id}`,
-    );
+    // The carrier refused it: never taken, so never billed; the debit goes back with the failure.
+    await failUntaken(deps, id, { message: e.message, code: e.code });
     return 'failed';
   }
   // Taken: from here on a failure must not send again (it throws; the row stays `sending` for the reconciler).

@@ -35,6 +35,7 @@ export function presentMessage(r: Record<string, unknown>): SmsMessage {
     error_message: (r.error_message as string) ?? null,
     flagged: Boolean(r.flagged),
     consent_change: (r.consent_change as SmsMessage['consent_change']) ?? null,
+    refunded_cents: Number(r.refunded_cents ?? 0),
     user:
       r.user_id && r.direction === 'outbound' ? { id: Number(r.user_id), name: String(r.user_name ?? 'A user') } : null,
     created_at: iso(r.created_at),

@@ -247,3 +247,71 @@ export async function recordUsageMany(db: Db, records: UsageRecord[]): Promise<{
   );
   return { recorded: Number(res.rows[0]?.n ?? 0) };
 }
+
+/**
+ * Gives back what `ref` recorded (a text the carrier never took): its units leave the person's month again. Once:
+ * the record is deleted by the statement that lowers the total, so a second call finds nothing. Answers the units.
+ */
+export async function releaseUsage(db: Db, r: { companyId: number; kind: UsageKind; ref: string }) {
+  const res = await db.execute<{ n: number }>(
+    sql`with d as (
+          delete from usage_records where company_id = ${r.companyId} and product = ${PRODUCT_OF[r.kind]} and ref = ${r.ref}
+          returning user_id, product, month, quantity),
+        t as (
+          update usage_totals t set quantity = t.quantity - d.quantity from d
+          where t.user_id = d.user_id and t.product = d.product and t.month = d.month returning 1)
+        select coalesce((select sum(quantity) from d), 0)::int as n, (select count(*) from t)::int as t`,
+  );
+  return { released: Number(res.rows[0]?.n ?? 0) };
+}
+
+/** Raised inside reserveUsage's transaction to roll back the record it inserted. */
+class OverAllocation extends Error {}
+
+/**
+ * Holds `quantity` units of the person's month for `ref` before they are spent (a text before it leaves), so that
+ * concurrent spenders (a broadcast sends 16 at once) can never pass the allocation together: the month's total moves
+ * by a conditional upsert (`... do update ... where quantity + n <= allocation`), which PostgreSQL evaluates under
+ * the total's row lock, so each reservation sees every one committed before it. `allocation` null: no cap (a
+ * self-paid plan), the units are only counted. The same `ref` again answers the first reservation and adds nothing
+ * (its record is inserted first; a concurrent twin waits on the unique index). `releaseUsage` gives them back.
+ * Answers whether the units are held; throws for a user who is not of the company.
+ */
+export async function reserveUsage(
+  db: Db,
+  r: Omit<UsageRecord, 'at'> & { allocation: number | null },
+): Promise<{ reserved: boolean }> {
+  assertQuantity(r.quantity);
+  const product = PRODUCT_OF[r.kind];
+  const cap = r.allocation;
+  try {
+    return await db.transaction(async (tx) => {
+      const rec = await tx.execute<{ user_id: number }>(
+        sql`insert into usage_records (company_id, user_id, product, quantity, ref, month, occurred_at)
+            select ${r.companyId}, u.id, ${product}, ${r.quantity}, ${r.ref}, ${monthOf()}, now()
+            from users u where u.id = ${r.userId} and u.company_id = ${r.companyId}
+            on conflict (company_id, product, ref) do nothing returning user_id`,
+      );
+      if (!rec.rows[0]) {
+        const seen = await tx.execute(
+          sql`select 1 from usage_records where company_id = ${r.companyId} and product = ${product} and ref = ${r.ref}`,
+        );
+        if (seen.rows[0]) return { reserved: true };
+        throw new Error(`user ${r.userId} is not a user of company ${r.companyId}`);
+      }
+      const held = await tx.execute(
+        sql`insert into usage_totals as t (company_id, user_id, product, month, quantity)
+            select ${r.companyId}, ${r.userId}, ${product}, ${monthOf()}, ${r.quantity}
+            where ${cap}::bigint is null or ${r.quantity} <= ${cap}::bigint
+            on conflict (user_id, product, month) do update set quantity = t.quantity + excluded.quantity
+              where ${cap}::bigint is null or t.quantity + excluded.quantity <= ${cap}::bigint
+            returning quantity`,
+      );
+      if (!held.rows[0]) throw new OverAllocation();
+      return { reserved: true };
+    });
+  } catch (err) {
+    if (err instanceof OverAllocation) return { reserved: false };
+    throw err;
+  }
+}

@@ -13,6 +13,7 @@
  * `affordableQuantity` (how many units the balance pays for). See docs/ARCHITECTURE.md "Charging usage".
  */
 import { formatPhone, formatUsd, USAGE_PRICES, type UsageType } from '@harbor/shared';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
 import type { Deps } from '../../platform/deps.js';
 import { ensureCompanyAccount, ensureUserWallet } from './accounts.js';
@@ -214,4 +215,50 @@ export function describeUsage(details: Record<string, unknown>): string {
     default:
       return quantity > 1 ? `${price.label} x ${quantity}` : price.label;
   }
+}
+
+export type UsageReversal =
+  | { status: 'reversed' | 'already_reversed'; transactionId: number; amount: number }
+  /** No debit was ever posted under the key: nothing to give back. */
+  | { status: 'not_charged' };
+
+/**
+ * Gives back a usage debit whole (a text the carrier never took), inside the caller's transaction: the debit's own
+ * entries, negated, posted as a `refund` under the key `reversal:<debit key>`, so a second call answers the first
+ * reversal and moves nothing. The amount comes from the ledger, never from the caller, so it is exactly what was
+ * taken, at whatever price applied then.
+ */
+export async function reverseUsageWithin(
+  deps: Deps,
+  tx: Db,
+  r: { companyId: number; idempotencyKey: string; description: string; actorId?: number | null },
+): Promise<UsageReversal> {
+  const res = await tx.execute<{ id: number; account_id: number; amount: number; details: unknown }>(
+    sql`select t.id, e.account_id, e.amount, t.details from ledger_transactions t
+        join ledger_entries e on e.transaction_id = t.id
+        where t.company_id = ${r.companyId} and t.idempotency_key = ${r.idempotencyKey} and t.kind = 'usage'
+        order by e.id`,
+  );
+  if (!res.rows.length) return { status: 'not_charged' };
+  const original = Number(res.rows[0].id);
+  const legs = res.rows.map((e) => ({ accountId: Number(e.account_id), amount: -Number(e.amount) }));
+  const amount = legs.filter((l) => l.amount > 0).reduce((n, l) => n + l.amount, 0);
+  const details = (typeof res.rows[0].details === 'string' ? JSON.parse(res.rows[0].details) : res.rows[0].details) as
+    | Record<string, unknown>
+    | undefined;
+  const [posted] = await ledgerOf(deps).postWithin(tx, [
+    {
+      companyId: r.companyId,
+      key: `reversal:${r.idempotencyKey}`,
+      kind: 'refund',
+      description: r.description,
+      actorId: r.actorId ?? null,
+      details: { reverses: original, ...(details?.ref ? { ref: details.ref } : {}) },
+      legs,
+    },
+  ]);
+  if (posted.status === 'posted') return { status: 'reversed', transactionId: posted.transactionId, amount };
+  if (posted.status === 'replayed') return { status: 'already_reversed', transactionId: posted.transactionId, amount };
+  // A credit back cannot overdraw a wallet, and the key is ours alone: anything else is a bug.
+  throw new Error(`reversal of ${r.idempotencyKey}: ${posted.status}`);
 }

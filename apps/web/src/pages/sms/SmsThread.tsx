@@ -5,6 +5,7 @@
  */
 
 import {
+  formatUsd,
   MMS_MAX_BYTES,
   MMS_TYPES,
   SMS_MAX_SEGMENTS,
@@ -62,6 +63,7 @@ function Bubble({ m }: { m: SmsMessage }) {
         })}
         {out && ` · ${SMS_STATUS_LABELS[m.status]}`}
         {m.error_message && ` · ${m.error_message}`}
+        {m.refunded_cents > 0 && ` · Refunded ${formatUsd(m.refunded_cents)}`}
         {m.consent_change === 'opted_out' && ' · Opted out'}
         {m.consent_change === 'opted_in' && ' · Opted back in'}
       </Text>

@@ -1,0 +1,1 @@
+ALTER TABLE "sms_messages" ADD COLUMN "refunded_cents" integer DEFAULT 0 NOT NULL;
