@@ -14,6 +14,8 @@ const OIDC_ISSUER = `http://127.0.0.1:${OIDC_PORT}`;
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  // The real calls need the voice lab: their own config (e2e/voice-lab.config.ts, scripts/e2e-voice.mjs).
+  testIgnore: 'voice-lab.spec.ts',
   outputDir: '../test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },

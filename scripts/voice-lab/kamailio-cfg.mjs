@@ -115,7 +115,9 @@ route[REGISTER] {
   if (!autheph_check("$fd")) { auth_challenge("$fd", "0"); exit; }
   if (!autheph_check_from()) { sl_send_reply("403", "Not your identity"); exit; }
   consume_credentials();
-  if (!save("location")) { sl_reply_error(); }
+  # One softphone per person: a new registration replaces the last (a closed tab never unregisters, and a stale
+  # WebSocket contact would fail the call's branch).
+  if (!save("location", "0x04")) { sl_reply_error(); }
 }
 
 # An agent's call out: to the carrier (the SIPp far end), recorded from the start.
@@ -149,7 +151,11 @@ route[FROM_CARRIER] {
   rtpengine_offer("replace-origin replace-session-connection ICE=force UDP/TLS/RTP/SAVPF rtcp-mux-offer generate-mid SDES-off record-call=yes");
   t_on_reply("REPLY_FROM_BROWSER");
   t_on_failure("FAILED");
-  t_relay();
+  if (!t_relay()) {
+    ${post([...base, ['e', '=reply'], ['code', '=480']])};
+    rtpengine_delete();
+    sl_send_reply("480", "Temporarily Unavailable");
+  }
 }
 
 onreply_route[REPLY_TO_BROWSER] {
@@ -168,6 +174,8 @@ onreply_route[REPLY_FROM_BROWSER] {
 }
 
 failure_route[FAILED] {
+  # Also a final failure Kamailio made itself (a timeout): the relay ends the call with it.
+  ${post([...base, ['e', '=reply'], ['code', 'T_reply_code']])};
   rtpengine_delete();
 }
 

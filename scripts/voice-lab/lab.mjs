@@ -100,8 +100,8 @@ export async function startLab(o) {
   const children = [];
   const spawnLogged = (name, cmd, args) => {
     const out = fs.openSync(path.join(dir, `${name}.log`), 'a');
-    // Its own process group: stop() takes Kamailio's workers with it.
-    const child = spawn(cmd, args, { cwd: dir, detached: true, stdio: ['ignore', out, out] });
+    // In our process group: whoever kills the group (Ctrl-C, a test runner) takes the lab with it.
+    const child = spawn(cmd, args, { cwd: dir, stdio: ['ignore', out, out] });
     child.on('exit', (code, signal) => log(`voice lab: ${name} exited (${signal ?? code})`));
     children.push(child);
     return child;
@@ -110,9 +110,8 @@ export async function startLab(o) {
     await relay?.close();
     for (const c of children.reverse()) {
       if (c.exitCode !== null || c.signalCode !== null) continue;
-      try {
-        process.kill(-c.pid, 'SIGTERM');
-      } catch {}
+      // Kamailio's main process stops its workers; rtpengine is exec'd by its shell (the same pid).
+      c.kill('SIGTERM');
       await Promise.race([new Promise((r) => c.once('exit', r)), sleep(3000)]);
     }
   };
@@ -185,18 +184,26 @@ export async function startLab(o) {
       VOICE_RTPENGINE_NG: `${HOST}:${ports.ng}`,
       VOICE_SIP_DISCLAIMER_FILE: disclaimer,
     },
-    /** The carrier places one inbound call to `to` from `from`; resolves with SIPp's exit code when it ends. */
-    inboundCall({ from, to, holdMs = 8000 }) {
-      const file = path.join(dir, `carrier-${Date.now()}.xml`);
-      fs.writeFileSync(file, carrierXml({ from, holdMs }));
-      const args = [
-        `${HOST}:${ports.sip}`,
-        ...['-sf', file, '-s', to, '-i', HOST, '-p', String(ports.carrier), '-mi', HOST, '-mp', String(RTP.carrier)],
-        ...['-rtp_echo', '-nostdin', '-m', '1', '-timeout', `${Math.ceil(holdMs / 1000) + 40}s`, '-trace_err'],
-      ];
-      const child = spawn('sipp', args, { cwd: dir, stdio: 'ignore' });
-      return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
-    },
+    /** The carrier places one inbound call (see inboundCall). */
+    inboundCall: (call) => inboundCall(dir, call, ports),
     stop,
   };
+}
+
+/**
+ * The carrier (SIPp) places one inbound call to the dialed number `to` with the caller id `from`, hanging up after
+ * holdMs unless the agent does first; resolves with SIPp's exit code (0: the call was answered and ended cleanly).
+ * @param {string} dir the lab's directory
+ * @param {{ from: string, to: string, holdMs?: number }} call
+ */
+export function inboundCall(dir, { from, to, holdMs = 8000 }, ports = LAB_PORTS) {
+  const file = path.join(dir, `carrier-${Date.now()}.xml`);
+  fs.writeFileSync(file, carrierXml({ from, holdMs }));
+  const args = [
+    `${HOST}:${ports.sip}`,
+    ...['-sf', file, '-s', to, '-i', HOST, '-p', String(ports.carrier), '-mi', HOST, '-mp', String(RTP.carrier)],
+    ...['-rtp_echo', '-nostdin', '-m', '1', '-timeout', `${Math.ceil(holdMs / 1000) + 40}s`, '-trace_err'],
+  ];
+  const child = spawn('sipp', args, { cwd: dir, stdio: 'ignore' });
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
 }
