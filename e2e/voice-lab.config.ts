@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM } from './chromium';
 import { writeSpeechLikeWav } from './voice/tone';
 
 /**
@@ -35,16 +36,10 @@ export default defineConfig({
     trace: 'off',
     permissions: ['microphone'],
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM.executablePath,
       args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
+        ...CHROMIUM.args,
+        // A microphone that plays our file, and WebRTC allowed to pair on loopback (rtpengine is on 127.0.0.1).
         '--use-fake-device-for-media-stream',
         '--use-fake-ui-for-media-stream',
         `--use-file-for-fake-audio-capture=${tone}`,

@@ -128,6 +128,9 @@ test('an outbound call to the lab answerer: audio both ways, recording paused an
 test("an inbound call from the carrier pops the caller's contact", async ({ page }) => {
   const contact = await agentOnContact(page, 1);
   await page.goto('/');
+  // Registered at Kamailio (the panel says Ready) before the carrier rings.
+  await page.getByRole('button', { name: 'Open the phone' }).click();
+  await expect(page.getByRole('dialog', { name: 'Phone' }).getByText('Ready', { exact: true })).toBeVisible();
   const caller = contact.phone!.replace(/\D/g, '');
   const ended = inboundCall(LAB_DIR, { from: `+1${caller.slice(-10)}`, to: AGENT_NUMBER, holdMs: 6000 });
   const incoming = page.getByRole('alertdialog', { name: 'Incoming call' });

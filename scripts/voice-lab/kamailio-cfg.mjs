@@ -39,6 +39,7 @@ tcp_accept_no_cl=yes
 mpath=${q(o.modules)}
 
 loadmodule "tm.so"
+loadmodule "tmx.so"
 loadmodule "sl.so"
 loadmodule "rr.so"
 loadmodule "pv.so"
