@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM } from './chromium';
 
 /**
  * One Harbor server per Playwright worker, each on its own copy of the freshly seeded demo (e2e/seed-data.ts):
@@ -28,6 +29,8 @@ const OIDC_ISSUER = `http://127.0.0.1:${OIDC_PORT}`;
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  // The real calls need the voice lab: their own config (e2e/voice-lab.config.ts, scripts/e2e-voice.mjs).
+  testIgnore: 'voice-lab.spec.ts',
   outputDir: '../test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
@@ -40,19 +43,7 @@ export default defineConfig({
   use: {
     screenshot: 'only-on-failure',
     trace: 'off',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: CHROMIUM,
   },
   // Playwright starts these one after another, each once its URL answers: the first seeds every worker's copy.
   webServer: [

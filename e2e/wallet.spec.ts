@@ -5,16 +5,13 @@
  * read before each step (other flows in the run spend from the same wallets). Screenshots in
  * test-results/screens/wallet-*.png at 1280 px (and the wallet at 390 px).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { axeFindings } from './a11y';
 import { expect, type Page, test } from './fixtures';
 import { field, SHOTS, signIn } from './helpers';
+import { call, fund, PROCESSOR } from './wallet-kit';
 
 test.use({ bypassCSP: true, actionTimeout: 30_000 }); // axe-core is injected as an inline script, which the app's policy rightly refuses
-
-/** Webhooks and jobs on a loaded two-core machine: generous, since they run after the browser's answer. */
-const PROCESSOR = { timeout: 45_000 };
 
 const usd = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 
@@ -24,32 +21,7 @@ interface Wallet {
   auto_refill_settings: { enabled: boolean; threshold: number; amount: number };
 }
 
-async function call<T>(page: Page, method: 'GET' | 'POST', url: string, data?: unknown): Promise<T> {
-  await page.request.get('/v1/health');
-  const csrf = (await page.context().cookies()).find((c) => c.name === 'csrf_token')?.value ?? '';
-  const res = await page.request.fetch(url, {
-    method,
-    data,
-    headers: method === 'GET' ? {} : { 'x-csrf-token': csrf, 'idempotency-key': crypto.randomUUID() },
-  });
-  expect(res.ok(), `${method} ${url}: ${res.status()} ${await res.text()}`).toBe(true);
-  return (await res.json()) as T;
-}
-
 const wallet = (page: Page) => call<Wallet>(page, 'GET', '/v1/wallets');
-
-/** Tops up through the API (the card form has its own flow), then waits for the processor's webhook to credit it. */
-async function fund(page: Page, cents: number, saveCard: boolean) {
-  const before = (await wallet(page)).balance;
-  const pm = await call<{ id: string }>(page, 'POST', '/v1/wallets/payment_methods', {
-    number: '4242424242424242',
-    exp_month: 12,
-    exp_year: new Date().getFullYear() + 3,
-    cvc: '123',
-  });
-  await call(page, 'POST', '/v1/wallets/top_up', { amount: cents, payment_method_id: pm.id, save_card: saveCard });
-  await expect.poll(async () => (await wallet(page)).balance, PROCESSOR).toBe(before + cents);
-}
 
 async function openWallet(page: Page) {
   await page.goto('/wallets');

@@ -1,21 +1,14 @@
 // Browser flows: Playwright driving Debian's Chromium (never a browser Playwright downloads itself). Installs the
 // chromium package when it is missing and we may (root), as CI does.
-import { execSync, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { CHROMIUM, ensureChromium } from './chromium.mjs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!fs.existsSync(CHROMIUM)) {
-  if (process.getuid?.() !== 0) {
-    console.error(`Chromium is not installed at ${CHROMIUM}: run "sudo apt-get install -y chromium" first.`);
-    process.exit(1);
-  }
-  console.log('Installing Debian chromium (apt-get)...');
-  execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium', {
-    stdio: 'inherit',
-  });
+if (!ensureChromium()) {
+  console.error(`Chromium is not installed at ${CHROMIUM}: run "sudo apt-get install -y chromium" first.`);
+  process.exit(1);
 }
 // A free port of our own: another run on this machine (or a developer's server) may hold any fixed one.
 const freePort = () =>

@@ -3,7 +3,7 @@
 // the PostgreSQL server with Redis, and the browser flows in Debian's Chromium.
 //
 // Two phases, to stay within 12 minutes on a 2-core machine (issue 9). First the quick gates, side by side; if one
-// fails the slow tiers are not started. Then three lanes at once: Vitest runs one test file at a time on two cores,
+// fails the slow tiers are not started. Then the lanes at once (the voice lab's calls mostly wait, beside them): Vitest runs one test file at a time on two cores,
 // so the two integration passes (embedded PGlite, PostgreSQL server) and the browser lane each keep a core busy
 // rather than waiting for one another. Every line is prefixed with its step; the summary gives each step's time.
 // The web build runs in the first phase because the integration tests' app serves apps/web/dist as it finds it.
@@ -55,6 +55,9 @@ const lanes = [
     step('web', 'unit and web tests', 'npx vitest run --project unit --project web'),
     step('e2e', 'browser flows (Playwright + Chromium)', 'node scripts/e2e.mjs'),
   ],
+  // Real calls through the local voice lab: mostly waiting on calls (little CPU), so a lane of its own beside the
+  // long ones rather than after them. Skips with a message when not root and the lab is not installed.
+  [step('voice', 'voice lab calls (Kamailio + rtpengine + SIPp + Chromium)', 'node scripts/e2e-voice.mjs')],
   [
     step(
       'pglite',

@@ -133,7 +133,10 @@ function onLive(raw: unknown) {
   if (!parsed.success) return;
   const m = parsed.data;
   if (m.type === 'incoming_call') {
-    if (getPhone().phase !== 'idle') return;
+    const now = getPhone();
+    // The SIP INVITE may ring the browser before the server's event arrives: then only the screen pop is added.
+    if (now.phase === 'incoming' && !now.incoming) return setPhone({ incoming: m, number: m.phone_number });
+    if (now.phase !== 'idle') return;
     setPhone({ open: true, phase: 'incoming', incoming: m, number: m.phone_number, error: null, warning: null });
     return;
   }

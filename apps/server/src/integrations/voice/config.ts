@@ -23,6 +23,8 @@ export interface SipVoiceConfig {
   secret: string;
   /** rtpengine's ng control address (host:port, UDP) for recording on and off. */
   rtpengineNg: string | null;
+  /** The recorded disclaimer rtpengine plays into a call: a file on the rtpengine host (the lab writes one). */
+  disclaimerFile: string | null;
 }
 
 export interface VoiceConfig {
@@ -59,6 +61,7 @@ export function loadVoiceConfig(env: NodeJS.ProcessEnv): VoiceConfig {
           domain: env.VOICE_SIP_DOMAIN ?? '127.0.0.1',
           secret: env.VOICE_SIP_SECRET,
           rtpengineNg: env.VOICE_RTPENGINE_NG || null,
+          disclaimerFile: env.VOICE_SIP_DISCLAIMER_FILE || null,
         }
       : null;
   const wanted = env.VOICE_PROVIDER;

@@ -122,9 +122,18 @@ export class SipVoice implements VoicePort {
     await this.ng(call, on ? 'start recording' : 'stop recording');
   }
 
-  /** rtpengine plays a file into the call (a path on the rtpengine host: the lab writes it, voice-lab.mjs). */
-  async playDisclaimer(call: CallRef, file: string) {
-    await this.ng(call, 'play media', { file });
+  /**
+   * rtpengine plays the recorded disclaimer (VOICE_SIP_DISCLAIMER_FILE, a file on the rtpengine host) to every party
+   * of the call, so the caller and the agent both hear it, as Twilio's conference announcement does. The
+   * announcement URL is Twilio's; the lab has its file.
+   */
+  async playDisclaimer(call: CallRef) {
+    const file = this.cfg.disclaimerFile;
+    if (!file) throw new VoiceUnavailable('no recorded disclaimer is configured (VOICE_SIP_DISCLAIMER_FILE)');
+    const q = await this.ng(call, 'query');
+    const tags = Object.keys((q.tags as Record<string, Ben> | undefined) ?? {}).filter(Boolean);
+    if (tags.length === 0) throw new VoiceUnavailable('the call has no media yet');
+    for (const tag of tags) await this.ng(call, 'play media', { 'from-tag': tag, file });
   }
 
   async hangup(call: CallRef) {

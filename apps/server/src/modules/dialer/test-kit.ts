@@ -64,11 +64,11 @@ export async function twilioPost(t: TestApp, path: string, form: Record<string, 
 }
 
 /** Waits until the voice webhooks' job has worked every stored event (and fails on an event that errored). */
-export async function webhooksSettled(t: TestApp) {
+export async function webhooksSettled(t: TestApp, provider = 'twilio-voice') {
   for (let i = 0; i < 400; i++) {
     const res = await t.database.db.execute<{ open: number; failed: string | null }>(
       sql`select count(*) filter (where processed_at is null)::int as open, max(error) as failed
-          from webhook_events where provider = 'twilio-voice'`,
+          from webhook_events where provider = ${provider}`,
     );
     const r = res.rows[0];
     if (r.failed) throw new Error(`webhook failed: ${r.failed}`);
@@ -78,10 +78,13 @@ export async function webhooksSettled(t: TestApp) {
   throw new Error('voice webhooks did not settle');
 }
 
-/** A test app on the Twilio stand-in with the demo agent ready to dial, funded, and one of their contacts. */
-export async function dialerTestApp() {
+/**
+ * A test app on the Twilio stand-in (or on the voice service `env` names: the local lab's) with the demo agent
+ * ready to dial, funded, and one of their contacts.
+ */
+export async function dialerTestApp(env?: Record<string, string>) {
   const standin = await startTwilioStandin();
-  const t = await createTestApp({ env: { ...TWILIO_ENV, TWILIO_API_BASE: standin.base } });
+  const t = await createTestApp({ env: env ?? { ...TWILIO_ENV, TWILIO_API_BASE: standin.base } });
   const db = t.database.db;
   await makeDialerReady(t, DEMO('agent'));
   const agent = await signIn(t.app, DEMO('agent'));

@@ -11,7 +11,6 @@
  * - `POST /v1/voice/twiml/disclaimer`: what the conference announces when the agent plays the TPMO disclaimer.
  * - Status, conference and recording callbacks go through the webhook ingress: `/v1/webhooks/twilio-voice/{topic}`.
  */
-import { CALLS_CHANNEL, normalizeInbound, resolveFeatures } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twilio from 'twilio';
@@ -19,13 +18,10 @@ import { formParams } from '../../integrations/twilio/webhook.js';
 import type { TwilioVoiceConfig } from '../../integrations/voice/config.js';
 import type { VoicePort } from '../../integrations/voice/port.js';
 import { conferenceTwiml, sayTwiml, type TwilioVoice } from '../../integrations/voice/twilio.js';
-import type { AuthContext } from '../../platform/auth/context.js';
 import { HttpError } from '../../platform/http/errors.js';
-import { publishLive } from '../../platform/live/publish.js';
 import { type VerifiedEvent, WebhookRefused } from '../../platform/webhooks/ingress.js';
-import { visibleContactsSql } from '../contacts/visibility.js';
-import { callsStream, handleConference, handleLegStatus, publishCall, storeRecording } from './events.js';
-import { contactsByPhone } from './queries.js';
+import { handleConference, handleLegStatus, publishCall, storeRecording } from './events.js';
+import { receiveInbound } from './inbound.js';
 import { identityOf, userOfIdentity } from './start.js';
 
 const xml = (body: string) => ({ contentType: 'text/xml', body });
@@ -149,62 +145,26 @@ export function registerTwilioVoice(scope: FastifyInstance, cfg: TwilioVoiceConf
       { config, schema: { ...schema, summary: "TwiML: a call to an agent's number" } },
       async (req, reply) => {
         const p = verified(req);
-        // The dialed number names the agent: its last ten digits against each verified dialer number's.
-        const dialed = normalizeInbound(p.To ?? '')
-          .replace(/\D/g, '')
-          .slice(-10);
-        const agents = await db.execute<Row>(
-          sql`select u.id, u.company_id, u.roles, u.business_unit_id, u.features, co.features as company_features
-              from users u join companies co on co.id = u.company_id where u.deleted_at is null
-              and right(regexp_replace(coalesce(u.dialer_verified_phone_number, ''), '[^0-9]', '', 'g'), 10) = ${dialed}
-            order by u.id limit 1`,
-        );
-        const agent = agents.rows[0];
-        if (!agent || dialed.length < 10)
-          return reply.type('text/xml').send(sayTwiml('This number is not in service.'));
-        const companyId = Number(agent.company_id);
-        const reacher = {
-          company: { id: companyId },
-          user: {
-            id: Number(agent.id),
-            companyId,
-            roles: agent.roles as string[],
-            businessUnitId: (agent.business_unit_id as number | null) ?? null,
-          },
-        } as unknown as AuthContext;
         const from = p.From ?? '';
-        const record = resolveFeatures(
-          (agent.company_features ?? {}) as Record<string, boolean>,
-          (agent.features ?? {}) as Record<string, boolean>,
-        ).call_recording;
-        const matches = await contactsByPhone(db, companyId, from, visibleContactsSql(reacher));
-        const inserted = await db.execute<{ id: number }>(
-          sql`insert into calls (company_id, user_id, contact_id, direction, from_number, to_number, caller_city, caller_state,
-              provider, recording, status)
-            values (${companyId}, ${agent.id}, ${matches.length === 1 ? matches[0].id : null}, 'inbound', ${normalizeInbound(from)},
-              ${dialed}, ${p.FromCity || null}, ${p.FromState || null}, 'twilio', ${record ? 'recording' : 'off'}, 'ringing')
-            on conflict do nothing returning id`,
-        );
-        const callId = inserted.rows[0]?.id;
+        const r = await receiveInbound(deps, {
+          from,
+          to: p.To ?? '',
+          sid: p.CallSid ?? '',
+          provider: 'twilio',
+          city: p.FromCity,
+          state: p.FromState,
+        });
+        if (r.kind === 'not-in-service') return reply.type('text/xml').send(sayTwiml('This number is not in service.'));
         // The agent is on another call: the caller hears busy (spec: 'Device busy').
-        if (!callId)
+        if (r.kind === 'busy')
           return reply
             .type('text/xml')
             .send('<?xml version="1.0" encoding="UTF-8"?><Response><Reject reason="busy"/></Response>');
-        await db.execute(
-          sql`insert into call_legs (company_id, call_id, sid, kind) values (${companyId}, ${callId}, ${p.CallSid}, 'carrier')
-            on conflict (sid) do nothing`,
-        );
-        await publishLive(deps.bus, CALLS_CHANNEL, callsStream(Number(agent.id)), {
-          type: 'incoming_call',
-          call_id: Number(callId),
-          phone_number: normalizeInbound(from),
-          contact_numbers: matches.map((m) => m.number),
-        });
+        const { callId, agentId, companyId } = r;
         const leg = await voice.addLeg({
           callId: Number(callId),
           from,
-          to: `client:${identityOf(Number(agent.id))}`,
+          to: `client:${identityOf(agentId)}`,
           timeLimitS: null,
           statusUrl: urls.status,
         });
@@ -215,7 +175,7 @@ export function registerTwilioVoice(scope: FastifyInstance, cfg: TwilioVoiceConf
         return reply.type('text/xml').send(
           conferenceTwiml({
             callId: Number(callId),
-            record,
+            record: r.record,
             statusUrl: urls.conference,
             recordingUrl: urls.recording,
             timeLimitS: null,

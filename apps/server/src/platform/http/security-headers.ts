@@ -22,6 +22,17 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The policy for this server: the local voice lab's softphone speaks SIP over a WebSocket of its own (Kamailio,
+ * VOICE_SIP_WS_URL), which `connect-src` then names; no other origin is ever added.
+ */
+export function contentSecurityPolicy(config: Config) {
+  const ws = config.voice.sip?.wsUrl;
+  if (!ws) return CONTENT_SECURITY_POLICY;
+  const origin = new URL(ws).origin.replace(/^http/, 'ws');
+  return CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${origin}`);
+}
+
 const ONE_YEAR_S = 31_536_000;
 
 /** Environments where a developer may read source maps; everywhere else they are not served. */
@@ -30,11 +41,10 @@ const MAPS_ALLOWED = new Set<Config['environment']>(['development', 'test']);
 export function installSecurityHeaders(app: FastifyInstance, config: Config) {
   const httpsApp = config.appUrl.startsWith('https:');
   const serveMaps = MAPS_ALLOWED.has(config.environment);
+  const policy = contentSecurityPolicy(config);
   app.addHook('onRequest', async (req, reply) => {
     reply.headers({
-      'content-security-policy': httpsApp
-        ? `${CONTENT_SECURITY_POLICY}; upgrade-insecure-requests`
-        : CONTENT_SECURITY_POLICY,
+      'content-security-policy': httpsApp ? `${policy}; upgrade-insecure-requests` : policy,
       'x-frame-options': 'DENY',
       'x-content-type-options': 'nosniff',
       // The password-reset token travels in a URL: no page of ours may hand its address to another site.

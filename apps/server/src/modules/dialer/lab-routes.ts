@@ -1,0 +1,133 @@
+/**
+ * The local voice lab's requests (docs/decisions/voice-local-lab.md), the twin of Twilio's: the lab's relay
+ * (scripts/voice-lab/relay.mjs) turns Kamailio's SIP events into Twilio-like call statuses and signs each with the
+ * lab's secret (integrations/voice/lab-signature.ts).
+ *
+ * - `POST /v1/voice/lab/inbound`: a carrier's INVITE to an agent's number. Answers the identity Kamailio rings
+ *   (`harbor-u<id>`) after the call is written and its event sent to the agent's call channel (the screen pop).
+ * - `POST /v1/webhooks/voice-lab/status`, through the webhook ingress (stored once per call and status, so a
+ *   replay bills nothing): initiated (an outbound INVITE names its accepted call in X-Harbor-Call; the SIP Call-ID
+ *   becomes the call's room and its carrier leg), ringing, in-progress, then completed with its duration or
+ *   busy / no-answer / canceled / failed. The rest is the voice module's status handling, shared with Twilio.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { SipVoiceConfig } from '../../integrations/voice/config.js';
+import { LAB_SIGNATURE_HEADER, labSignatureProblem } from '../../integrations/voice/lab-signature.js';
+import type { Db } from '../../platform/db/client.js';
+import { HttpError } from '../../platform/http/errors.js';
+import { type VerifiedEvent, WebhookRefused } from '../../platform/webhooks/ingress.js';
+import { handleLegStatus } from './events.js';
+import { receiveInbound } from './inbound.js';
+import { identityOf, userOfIdentity } from './start.js';
+
+const Sid = z.string().min(1).max(200);
+
+export const LabStatus = z.object({
+  call_sid: Sid,
+  status: z.enum(['initiated', 'ringing', 'in-progress', 'completed', 'busy', 'no-answer', 'canceled', 'failed']),
+  direction: z.enum(['inbound', 'outbound']),
+  /** Outbound `initiated`: the call the server accepted (X-Harbor-Call) and who placed it (the SIP From user). */
+  harbor_call: z.string().max(20).optional(),
+  identity: z.string().max(40).optional(),
+  duration: z.number().int().min(0).max(86_400).optional(),
+  sip_code: z.number().int().min(100).max(699).optional(),
+  at: z.number().optional(),
+});
+
+const LabInbound = z.object({ call_sid: Sid, from: z.string().max(64), to: z.string().max(64) });
+
+/** An outbound call's first word from the lab: its SIP Call-ID becomes the call's room and carrier leg. */
+async function linkOutbound(tx: Db, e: z.infer<typeof LabStatus>) {
+  const callId = Number(e.harbor_call);
+  const userId = userOfIdentity(e.identity ?? '');
+  if (!Number.isSafeInteger(callId) || callId <= 0 || userId === null) return;
+  const res = await tx.execute<{ id: number; company_id: number }>(
+    sql`update calls set room = ${e.call_sid} where id = ${callId} and user_id = ${userId} and provider = 'sip'
+          and direction = 'outbound' and status = 'initiated' and room is null
+        returning id, company_id`,
+  );
+  const call = res.rows[0];
+  if (!call) return; // not a call this person was allowed to place (or already linked): nothing of ours
+  await tx.execute(
+    sql`insert into call_legs (company_id, call_id, sid, kind) values (${call.company_id}, ${call.id}, ${e.call_sid},
+          'carrier') on conflict (sid) do nothing`,
+  );
+}
+
+export function registerLabVoice(scope: FastifyInstance, cfg: SipVoiceConfig) {
+  const deps = scope.deps;
+
+  deps.webhooks.register({
+    name: 'voice-lab',
+    verify(req): VerifiedEvent[] {
+      const problem = labSignatureProblem(cfg.secret, req.headers[LAB_SIGNATURE_HEADER], req.rawBody);
+      if (problem) throw new WebhookRefused(problem, 401);
+      let body: unknown;
+      try {
+        body = JSON.parse(req.rawBody.toString('utf8'));
+      } catch {
+        throw new WebhookRefused('the body is not JSON');
+      }
+      const e = LabStatus.safeParse(body);
+      if (!e.success || req.topic !== 'status') throw new WebhookRefused('not a lab call status');
+      return [{ id: `${e.data.call_sid}:${e.data.status}`, type: 'status', payload: e.data }];
+    },
+    async handle(event, tx) {
+      const e = LabStatus.parse(event.payload);
+      if (e.status === 'initiated' && e.direction === 'outbound') await linkOutbound(tx, e);
+      await handleLegStatus(deps, tx, {
+        CallSid: e.call_sid,
+        CallStatus: e.status,
+        CallDuration: String(e.duration ?? 0),
+        SipResponseCode: String(e.sip_code ?? ''),
+      });
+    },
+    concurrency: 8,
+  });
+
+  /** Proves a lab request (the same signature as its status events) and answers its JSON. */
+  const verified = (req: FastifyRequest) => {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const problem = labSignatureProblem(cfg.secret, req.headers[LAB_SIGNATURE_HEADER], raw);
+    if (problem) throw new HttpError(401, { signature: [problem] });
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new HttpError(400, { body: ['must be JSON'] });
+    }
+    const parsed = LabInbound.safeParse(body);
+    if (!parsed.success) throw new HttpError(400, { body: ['must have call_sid, from and to'] });
+    return parsed.data;
+  };
+
+  scope.register(async (s) => {
+    s.removeAllContentTypeParsers();
+    s.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 16 * 1024 }, (_req, body, done) => done(null, body));
+    s.post(
+      '/v1/voice/lab/inbound',
+      {
+        config: {
+          access: 'public' as const,
+          csrf: false,
+          rateLimit: { name: 'webhooks', max: 300_000, windowMs: 60_000 },
+        },
+        schema: { tags: ['voice'], summary: "The lab: a carrier's call to an agent's number (answers whom to ring)" },
+      },
+      async (req) => {
+        const p = verified(req);
+        const r = await receiveInbound(deps, {
+          from: p.from,
+          to: p.to,
+          sid: p.call_sid,
+          provider: 'sip',
+          room: p.call_sid,
+        });
+        if (r.kind === 'ringing') return { identity: identityOf(r.agentId), call_id: r.callId };
+        return { identity: null, busy: r.kind === 'busy' };
+      },
+    );
+  });
+}

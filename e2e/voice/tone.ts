@@ -1,0 +1,41 @@
+/**
+ * The fake microphone's sound for the voice lab flows: notes of changing pitch and length with gaps, like speech in
+ * rhythm. A steady sine does not survive: WebRTC's noise suppression and echo cancellation (on, as in production)
+ * fade a stationary tone to near silence within about two seconds, and an echoed periodic beep looks like echo.
+ */
+import fs from 'node:fs';
+
+export function writeSpeechLikeWav(file: string, seconds = 90, rate = 48_000) {
+  const samples = new Int16Array(seconds * rate);
+  let seed = 13;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  for (let i = 0; i < samples.length; ) {
+    const note = Math.floor((0.15 + random() * 0.3) * rate);
+    const gap = Math.floor((0.05 + random() * 0.25) * rate);
+    const freq = 220 + random() * 660;
+    for (let k = 0; k < note && i < samples.length; k++, i++) {
+      // A short fade in and out: no clicks.
+      const envelope = Math.min(1, k / 480, (note - k) / 480);
+      samples[i] = Math.round(12_000 * envelope * Math.sin((2 * Math.PI * freq * k) / rate));
+    }
+    i += gap;
+  }
+  const data = Buffer.from(samples.buffer);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data.length, 40);
+  fs.writeFileSync(file, Buffer.concat([header, data]));
+}
