@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM } from './chromium';
+import { voiceChromium } from './chromium';
 import { writeSpeechLikeWav } from './voice/tone';
 
 /**
@@ -35,19 +35,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'off',
     permissions: ['microphone'],
-    launchOptions: {
-      executablePath: CHROMIUM.executablePath,
-      args: [
-        ...CHROMIUM.args,
-        // A microphone that plays our file, and WebRTC allowed to pair on loopback (rtpengine is on 127.0.0.1).
-        '--use-fake-device-for-media-stream',
-        '--use-fake-ui-for-media-stream',
-        `--use-file-for-fake-audio-capture=${tone}`,
-        '--allow-loopback-in-peer-connection',
-        '--disable-features=WebRtcHideLocalIpsWithMdns',
-        '--autoplay-policy=no-user-gesture-required',
-      ],
-    },
+    launchOptions: voiceChromium(tone),
   },
   webServer: {
     command: 'node e2e/voice/lab-server.mjs',

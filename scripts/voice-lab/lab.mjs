@@ -22,8 +22,9 @@ export const KAMAILIO_MODULES = '/usr/lib/x86_64-linux-gnu/kamailio/modules';
 export const LAB_PACKAGES = [
   ['kamailio', '/usr/sbin/kamailio'],
   ['kamailio-websocket-modules', `${KAMAILIO_MODULES}/websocket.so`],
-  ['kamailio-extra-modules', `${KAMAILIO_MODULES}/http_client.so`],
-  // auth_ephemeral ships in its own package on bookworm (not in -extra-modules).
+  // http_client (call events to the relay) ships in -utils-modules, auth_ephemeral in -autheph-modules on bookworm
+  // (neither is in -extra-modules, which the lab does not need).
+  ['kamailio-utils-modules', `${KAMAILIO_MODULES}/http_client.so`],
   ['kamailio-autheph-modules', `${KAMAILIO_MODULES}/auth_ephemeral.so`],
   ['rtpengine-daemon', '/usr/bin/rtpengine'],
   ['sip-tester', '/usr/bin/sipp'],

@@ -77,6 +77,21 @@ describe('Softphone', () => {
     });
   });
 
+  it("shows the dialer's own refusal for a 403 (the quota), not 'Access denied!'", async () => {
+    const quota = 'Please request additional minutes from your manager.';
+    fakeServer(
+      routes({
+        'GET /v1/dialer/fetch_device_token': () => json(200, token({ provider: 'twilio', message: null })),
+        'GET /v1/health': () => json(200, { status: 'ok' }),
+        'POST /v1/dialer/calls': () =>
+          json(403, { errors: { user: [quota], dialer: [quota], result: ['Over minutes allocated'] } }),
+      }),
+    );
+    await render();
+    await act(async () => requestDial('18135550100'));
+    await findByText(quota);
+  });
+
   it('hides itself where the server says so (stage and demo deployments)', async () => {
     fakeServer(routes({ 'GET /v1/dialer/fetch_device_token': () => json(200, token({ hidden: true })) }));
     await render();

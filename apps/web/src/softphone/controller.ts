@@ -14,7 +14,7 @@ import {
   NO_DEVICE_READY,
   VOICE_ERRORS,
 } from '@harbor/shared';
-import { errorMessage } from '../api/client';
+import { ApiError, errorMessage } from '../api/client';
 import { dialerApi } from '../api/dialer';
 import { subscribe } from '../live/cable';
 import { registerDialer } from './dial';
@@ -60,7 +60,9 @@ export async function dial(number: string, contactNumber?: number) {
     setPhone({ busy: false, phase: 'connecting', call: r.call, maxSeconds: r.max_seconds, callTab: 'call' });
     current = engine.connect(r.params.To, [`X-Harbor-Call: ${r.params.cid}`], events());
   } catch (err) {
-    setPhone({ busy: false, error: errorMessage(err, 'Unable to initialize outbound call') });
+    // A 403 here is the dialer's own refusal (enablement, spec §4; the quota, §5): its words, not 'Access denied!'.
+    const refusal = err instanceof ApiError && err.status === 403 ? err.body?.errors.dialer?.[0] : undefined;
+    setPhone({ busy: false, error: refusal ?? errorMessage(err, 'Unable to initialize outbound call') });
   }
 }
 

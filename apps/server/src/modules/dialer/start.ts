@@ -60,7 +60,11 @@ export async function startOutbound(
   const enablement = await dialerEnablement(db, who);
   if (!enablement.enabled) throw new HttpError(403, { dialer: enablement.messages });
   const quota = await checkDialerQuota(db, who);
-  if (!quota.ok) throw new HttpError(403, { user: [quota.message ?? quota.code], result: [quota.code] });
+  if (!quota.ok) {
+    const message = quota.message ?? quota.code;
+    // `dialer` as well: the web client shows any 403 as 'Access denied!' under `user`; the softphone reads `dialer`.
+    throw new HttpError(403, { user: [message], dialer: [message], result: [quota.code] });
+  }
 
   const contact = body.contact_number
     ? await findVisibleContact(db, auth, body.contact_number)
