@@ -110,7 +110,8 @@ function InCall({ s }: { s: PhoneState }) {
               {s.muted ? 'Unmute' : 'Mute'}
             </Button>
           </Group>
-          <Group gap={6} grow>
+          {/* One per row: side by side, 'Resume recording' and 'Play disclaimer' were cut off in the 300 px panel. */}
+          <Stack gap={6}>
             {/* A call the account does not record (the Record calls setting) has nothing to pause or resume. */}
             {call?.recording !== 'off' && (
               <Button
@@ -126,7 +127,7 @@ function InCall({ s }: { s: PhoneState }) {
             <Button variant="default" onClick={playDisclaimer} disabled={s.phase !== 'active' || !call}>
               Play disclaimer
             </Button>
-          </Group>
+          </Stack>
           <Group gap="xs">
             <Badge variant="light" color={call?.recording === 'recording' ? 'red' : 'gray'}>
               {call?.recording === 'recording'
