@@ -78,7 +78,10 @@ describe('the SMS plan allocation under concurrency', () => {
     expect(keys).toHaveLength(5);
     const to = contacts.map((c) => `+1${String(c.phone).replace(/\D/g, '').slice(-10)}`);
     const accepted = t.deps.messaging.carrier!.acceptedMessages().map((m) => m.to);
-    expect(accepted.filter((n) => to.includes(n)), JSON.stringify([to[0], accepted.slice(-2)])).toHaveLength(5);
+    expect(
+      accepted.filter((n) => to.includes(n)),
+      JSON.stringify([to[0], accepted.slice(-2)]),
+    ).toHaveLength(5);
   });
 
   it('eight sends at once through the route with 3 segments left: 3 sent, 5 refused with 403, nothing stored for them', async () => {
