@@ -127,7 +127,8 @@ const taken = () =>
     ? fs
         .readFileSync(journal, 'utf8')
         .split('\n')
-        .filter(Boolean)
+        // The last piece is empty, or a line the server is writing right now (read half-written): not yet taken.
+        .slice(0, -1)
         .map((l) => JSON.parse(l) as { sid: string; to: string; at: number })
     : [];
 

@@ -18,6 +18,7 @@ import { reconcileStale, SMS_RECONCILE_JOB } from './reconcile.js';
 import { conversationRoutes } from './routes.js';
 import { handToCarrier, SMS_SEND_JOB } from './send.js';
 import { mediaRoute } from './send-form.js';
+import { statusBatchHandler } from './status-batch.js';
 import { smsStream } from './store.js';
 import { verificationRoutes } from './verifications.js';
 
@@ -28,7 +29,12 @@ export const smsModule: Module = {
     const { port, carrier } = deps.messaging;
     await scope.register(multipart, { limits: { fileSize: MMS_MAX_BYTES, files: 1, fields: 20, parts: 21 } });
     channels.register({ name: SMS_CHANNEL, streamFor: (auth) => smsStream(auth.user.id) });
-    addTwilioTopic(deps, 'sms-status', statusHandler(deps), port.authToken);
+    addTwilioTopic(
+      deps,
+      'sms-status',
+      { handle: statusHandler(deps), handleMany: statusBatchHandler(deps) },
+      port.authToken,
+    );
     addTwilioTopic(deps, 'sms-inbound', inboundHandler(deps), port.authToken);
     deps.jobs.register(SMS_SEND_JOB, async ({ job }) => void (await handToCarrier(deps, Number(job.payload.id))), {
       concurrency: 4,

@@ -23,6 +23,11 @@ export interface JobContext {
   signal: AbortSignal;
   /** Waits for a slot of a shared throttle (e.g. a provider's messages per second) before sending `n` units. */
   throttle(key: string, rule: ThrottleRule, n?: number): Promise<void>;
+  /**
+   * Frees this job's unique key while it runs, so the same work can be queued again meanwhile (a drain job: what
+   * arrives after it took its batch gets a run of its own instead of joining one that will not look again).
+   */
+  releaseKey(): Promise<void>;
 }
 export type JobHandler = (ctx: JobContext) => Promise<void>;
 
@@ -280,6 +285,10 @@ export class JobQueue {
           await db.update(jobs).set({ progress, heartbeatAt: new Date() }).where(eq(jobs.id, job.id));
         },
         throttle: (key, rule, n) => take(this.throttle, key, rule, n, abort.signal),
+        releaseKey: async () => {
+          job.uniqueKey = null;
+          await db.update(jobs).set({ uniqueKey: null }).where(eq(jobs.id, job.id));
+        },
       });
       await db.update(jobs).set({ status: 'done', finishedAt: new Date(), error: null }).where(eq(jobs.id, job.id));
     } catch (err) {

@@ -3,7 +3,9 @@
  * and CSRF-free, for signed provider callbacks. The raw body is kept for the signature check; the provider's verify
  * function (registered by its integration) answers the events it proves, or refuses; each event is stored once per
  * provider event id (a duplicate is answered 200 and dropped); the request answers at once and a durable job per
- * provider does the work, each event in a transaction that marks it processed. The platform knows no provider.
+ * provider drains what is pending, in batches: up to BATCH events a transaction that does their work and marks them
+ * processed (a provider with `handleMany` does a batch's work in set-based statements), so a burst of callbacks
+ * costs a few statements per batch, not a job and a transaction per callback. The platform knows no provider.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { sql } from 'drizzle-orm';
@@ -44,10 +46,23 @@ export interface WebhookProvider {
   verify(req: WebhookRequest): VerifiedEvent[] | Promise<VerifiedEvent[]>;
   /** The work, in the durable job, inside the transaction that marks the event processed. */
   handle(event: StoredWebhookEvent, tx: Db): Promise<void>;
+  /**
+   * The work of a batch at once (set-based), inside the transaction that marks them processed; without it each
+   * event goes through `handle` in that transaction. When a batch throws, its events are worked again one by one
+   * through `handle`, each in a transaction of its own, so one bad event does not hold back the others.
+   */
+  handleMany?(events: StoredWebhookEvent[], tx: Db): Promise<BatchResult | undefined>;
   /** The body the provider expects back (Twilio: TwiML); default `{ received, duplicates }` as JSON. */
   respond?(result: { received: number; duplicates: number }): { contentType: string; body: string };
   /** This provider's jobs at once per process (default 4: the work is I/O). */
   concurrency?: number;
+}
+
+export interface BatchResult {
+  /** Events whose work could not be done yet (row id -> why): not marked processed, tried again after a backoff. */
+  failed?: Map<number, string>;
+  /** Runs once the batch has committed (live notifications of what it changed). */
+  afterCommit?: () => void;
 }
 
 /** A request that does not prove itself: answered with `status` and logged, nothing stored. */
@@ -61,6 +76,25 @@ export class WebhookRefused extends Error {
 }
 
 const jobName = (provider: string) => `webhooks.${provider}`;
+/** Events a drain takes per transaction. */
+const BATCH = 200;
+/** Attempts at an event's work before it is left, with its error, for a person. */
+const MAX_ATTEMPTS = 8;
+/** Events of `provider` ready to work: not processed, attempts left, their backoff over. */
+const ready = (provider: string) =>
+  sql`provider = ${provider} and processed_at is null and attempts < ${MAX_ATTEMPTS}
+      and (retry_at is null or retry_at <= now())`;
+
+type Row = Record<string, unknown>;
+const stored = (p: WebhookProvider, r: Row): StoredWebhookEvent => ({
+  rowId: Number(r.id),
+  provider: p.name,
+  id: String(r.event_id),
+  type: String(r.type),
+  companyId: r.company_id === null ? null : Number(r.company_id),
+  payload: (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<string, unknown>,
+  receivedAt: new Date(r.received_at as string),
+});
 const PARAM = z.string().regex(/^[a-z0-9_-]{1,40}$/);
 
 export class WebhookRegistry {
@@ -75,7 +109,8 @@ export class WebhookRegistry {
     if (!PARAM.safeParse(p.name).success) throw new Error(`bad webhook provider name ${p.name}`);
     if (this.providers.has(p.name)) throw new Error(`webhook provider ${p.name} registered twice`);
     this.providers.set(p.name, p);
-    this.jobs.register(jobName(p.name), (ctx) => this.process(p, ctx.job.payload.ids as number[]), {
+    // The job's payload (older jobs carry their events' ids) does not matter: every run drains what is ready.
+    this.jobs.register(jobName(p.name), (ctx) => this.drain(p, ctx.releaseKey), {
       concurrency: p.concurrency ?? 4,
     });
   }
@@ -98,8 +133,8 @@ export class WebhookRegistry {
     );
     const job = this.jobs.insertFrom(
       jobName(p.name),
-      sql`select jsonb_build_object('ids', jsonb_agg(id order by id)) as payload, ${`${p.name}:`} || min(id) as unique_key
-          from e having count(*) > 0`,
+      // One queued drain per provider: while one waits, new events join it (a running drain frees the key).
+      sql`select '{}'::jsonb as payload, ${p.name} as unique_key from e having count(*) > 0`,
       { companyId: events[0].companyId ?? null, maxAttempts: 8 },
     );
     const res = await this.database.db.execute<{ n: number; job: number | null }>(
@@ -113,42 +148,83 @@ export class WebhookRegistry {
     return { received: Number(n), duplicates: events.length - Number(n) };
   }
 
-  /** The job: every event not processed yet, each in its own transaction; a failure retries only what is left. */
-  private async process(p: WebhookProvider, ids: number[]) {
-    const errors: string[] = [];
-    for (const id of ids) {
-      try {
-        await this.database.db.transaction(async (tx) => {
-          const res = await tx.execute<Record<string, unknown>>(
-            sql`select * from webhook_events where id = ${id} and processed_at is null for update`,
+  /**
+   * The job: batches of ready events until fewer than a full batch is left, then a run queued for the earliest
+   * backoff still pending. Its key is freed first, so events that arrive meanwhile queue a run of their own.
+   */
+  private async drain(p: WebhookProvider, releaseKey: () => Promise<void>) {
+    await releaseKey();
+    while ((await this.batch(p)) === BATCH) {}
+    const res = await this.database.db.execute<{ at: string | null }>(
+      sql`select min(retry_at) as at from webhook_events
+          where provider = ${p.name} and processed_at is null and attempts < ${MAX_ATTEMPTS} and retry_at > now()`,
+    );
+    const at = res.rows[0]?.at;
+    if (at) await this.jobs.enqueue(jobName(p.name), {}, { uniqueKey: `${p.name}:retry`, runAt: new Date(at) });
+  }
+
+  /** One batch in one transaction (skipping events another drain holds); answers how many it took. */
+  private async batch(p: WebhookProvider): Promise<number> {
+    let rows: Row[] = [];
+    try {
+      const after = await this.database.db.transaction(async (tx) => {
+        rows = (
+          await tx.execute<Row>(
+            sql`select * from webhook_events where ${ready(p.name)} order by id limit ${BATCH} for update skip locked`,
+          )
+        ).rows;
+        if (!rows.length) return undefined;
+        const events = rows.map((r) => stored(p, r));
+        let result: BatchResult = {};
+        if (p.handleMany) result = (await p.handleMany(events, tx)) ?? {};
+        else for (const e of events) await p.handle(e, tx);
+        const failed = result.failed ?? new Map<number, string>();
+        const done = events.filter((e) => !failed.has(e.rowId)).map((e) => e.rowId);
+        if (done.length) {
+          await tx.execute(
+            sql`update webhook_events set processed_at = now(), error = null where id = any(${sql.param(done)}::bigint[])`,
           );
-          const r = res.rows[0];
-          if (!r) return; // done by an earlier attempt
-          const payload = (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload) as Record<
-            string,
-            unknown
-          >;
-          await p.handle(
-            {
-              rowId: id,
-              provider: p.name,
-              id: String(r.event_id),
-              type: String(r.type),
-              companyId: r.company_id === null ? null : Number(r.company_id),
-              payload,
-              receivedAt: new Date(r.received_at as string),
-            },
+        }
+        if (failed.size)
+          await this.failed(
             tx,
+            [...failed].map(([id, error]) => ({ id, error })),
           );
-          await tx.execute(sql`update webhook_events set processed_at = now(), error = null where id = ${id}`);
-        });
-      } catch (err) {
-        const message = ((err as Error).message ?? String(err)).slice(0, 1000);
-        errors.push(`${id}: ${message}`);
-        await this.database.db.execute(sql`update webhook_events set error = ${message} where id = ${id}`);
-      }
+        return result.afterCommit;
+      });
+      after?.();
+    } catch (err) {
+      if (!rows.length) throw err;
+      // One event's failure aborted the batch: each on its own now.
+      for (const r of rows) await this.one(p, Number(r.id));
     }
-    if (errors.length) throw new Error(`webhook events failed: ${errors.join('; ')}`);
+    return rows.length;
+  }
+
+  /** One event in its own transaction; a failure is recorded on it with its backoff. */
+  private async one(p: WebhookProvider, id: number) {
+    try {
+      await this.database.db.transaction(async (tx) => {
+        const res = await tx.execute<Row>(
+          sql`select * from webhook_events where id = ${id} and processed_at is null for update`,
+        );
+        if (!res.rows[0]) return; // done meanwhile
+        await p.handle(stored(p, res.rows[0]), tx);
+        await tx.execute(sql`update webhook_events set processed_at = now(), error = null where id = ${id}`);
+      });
+    } catch (err) {
+      await this.failed(this.database.db, [{ id, error: (err as Error).message ?? String(err) }]);
+    }
+  }
+
+  /** Records failed attempts: the error, one more attempt, and a backoff of 2^attempts seconds. */
+  private async failed(db: Db, list: Array<{ id: number; error: string }>) {
+    const rows = JSON.stringify(list.map((f) => ({ id: f.id, error: f.error.slice(0, 1000) })));
+    await db.execute(
+      sql`update webhook_events w set error = f.error, attempts = w.attempts + 1,
+            retry_at = now() + make_interval(secs => power(2, w.attempts + 1))
+          from jsonb_to_recordset(${rows}::jsonb) as f(id bigint, error text) where w.id = f.id`,
+    );
   }
 }
 

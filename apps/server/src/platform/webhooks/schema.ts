@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /**
@@ -18,9 +19,15 @@ export const webhookEvents = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
     processedAt: timestamp('processed_at', { withTimezone: true }),
     error: text('error'),
+    /** Failed attempts at the work; after 8 the event is left with its error for a person to look at. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Not worked again before this time (a failed attempt's backoff); null: ready. */
+    retryAt: timestamp('retry_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('webhook_events_provider_event').on(t.provider, t.eventId),
     index('webhook_events_received').on(t.receivedAt),
+    // The drain's scan: the few events not worked yet, among every event ever received.
+    index('webhook_events_pending').on(t.provider, t.id).where(sql`processed_at is null`),
   ],
 );

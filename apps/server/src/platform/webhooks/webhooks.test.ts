@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness.js';
+import { createTestApp, type TestApp, until } from '../../../test/harness.js';
 import { twilioProvider } from '../../integrations/twilio/webhook.js';
 import { advanceStatus, statusRank } from '../db/status-rank.js';
 import { WebhookRefused } from './ingress.js';
@@ -155,5 +155,82 @@ describe('POST /v1/webhooks/{provider}', () => {
     expect((await send(sent, 'https://elsewhere.test/v1/webhooks/twilio-check/sms-status')).statusCode).toBe(401);
     await settle();
     expect(seen.sort()).toEqual(['SM9:delivered', 'SM9:sent']);
+  });
+
+  it('works a burst in batches: one drain for many callbacks, each event once', async () => {
+    await t.deps.jobs.stop();
+    const jobsBefore = (
+      await q<{ n: number }>(`select count(*)::int as n from jobs where name = 'webhooks.testpay'`)
+    )[0].n;
+    const before = handled;
+    const burst = Array.from({ length: 60 }, (_, i) => ({ id: `b${i}`, message: 2, status: 'delivered' }));
+    const res = await Promise.all(burst.map((e) => callback(e)));
+    expect(res.every((r) => r.statusCode === 200)).toBe(true);
+    const jobsAfter = (await q<{ n: number }>(`select count(*)::int as n from jobs where name = 'webhooks.testpay'`))[0]
+      .n;
+    // One queued drain stands for the whole burst (it was one job per callback).
+    expect(jobsAfter - jobsBefore).toBe(1);
+    t.deps.jobs.start();
+    await settle();
+    expect(handled - before).toBe(60);
+    expect(await q(`select 1 from webhook_events where event_id like 'b%' and processed_at is null`)).toEqual([]);
+  });
+
+  it('a batch with a failing event: the others are done, it is tried again after a backoff until it succeeds', async () => {
+    const batches: number[] = [];
+    let refuse = new Set(['m2']);
+    t.deps.webhooks.register({
+      name: 'testmany',
+      verify: (req) => {
+        const e = JSON.parse(req.rawBody.toString('utf8'));
+        return [{ id: e.id, type: 'x', payload: e }];
+      },
+      handle: async (e) => {
+        if (refuse.has(e.id)) throw new Error(`not yet ${e.id}`);
+      },
+      handleMany: async (events) => {
+        batches.push(events.length);
+        return { failed: new Map(events.filter((e) => refuse.has(e.id)).map((e) => [e.rowId, 'not yet'])) };
+      },
+    });
+    await t.deps.jobs.stop();
+    for (const id of ['m1', 'm2', 'm3'])
+      await post('/v1/webhooks/testmany', JSON.stringify({ id }), { 'content-type': 'application/json' });
+    t.deps.jobs.start();
+    await until(
+      async () => (await q(`select 1 from webhook_events where event_id = 'm2' and attempts = 1`)).length === 1,
+      'a failed attempt',
+    );
+    expect(batches[0]).toBe(3);
+    const rows = await q<{ event_id: string; done: boolean; error: string | null; retry: boolean }>(
+      `select event_id, processed_at is not null as done, error, retry_at > now() as retry from webhook_events
+       where provider = 'testmany' order by event_id`,
+    );
+    expect(rows).toEqual([
+      { event_id: 'm1', done: true, error: null, retry: null },
+      { event_id: 'm2', done: false, error: 'not yet', retry: true },
+      { event_id: 'm3', done: true, error: null, retry: null },
+    ]);
+    refuse = new Set();
+    await until(
+      async () =>
+        (await q(`select 1 from webhook_events where event_id = 'm2' and processed_at is not null`)).length === 1,
+      'the retry',
+      20_000,
+    );
+    expect(batches).toEqual([3, 1]);
+  });
+
+  it('a batch that throws is worked one event at a time, so one bad event holds back no other', async () => {
+    const before = handled;
+    await t.deps.jobs.stop();
+    await q("update test_messages set status = 'queued' where id = 1");
+    failNext = 1; // the batch's first event fails once: the batch rolls back, then each goes on its own
+    for (const [i, status] of ['sending', 'sent'].entries()) await callback({ id: `f${i}`, message: 1, status });
+    t.deps.jobs.start();
+    await settle();
+    expect(handled - before).toBe(3);
+    expect(await q(`select 1 from webhook_events where event_id like 'f%' and processed_at is null`)).toEqual([]);
+    expect((await q('select status from test_messages where id = 1'))[0].status).toBe('sent');
   });
 });
