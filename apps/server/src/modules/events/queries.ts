@@ -75,53 +75,26 @@ function qCondition(q: string | undefined): SQL {
 const typesCondition = (types: EventType[] | undefined) =>
   types?.length ? sql`e.type = any(${sql.param(types)}::text[])` : sql`true`;
 
-/** An instant as the ISO text `Date#toISOString` gives (milliseconds truncated, as `present` does). */
-const isoSql = (col: SQL) => sql`to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * One event as the reply's JSON object, built by PostgreSQL: the same fields and values as `present(row, false)`
- * (the events test holds the two equal). The month view is the calendar's hottest read: building its ~200 objects
- * in the database spares the server parsing ~5,000 column values, the presenter, the reply schema's encode and the
- * garbage of all three (docs/decisions/calendar-range-json.md).
- */
-const eventJson = sql`row_to_json((select r from (select e.id, e.title, e.type,
-    ${isoSql(sql`e.starts_at`)} as start_at, ${isoSql(sql`e.ends_at`)} as end_at, e.all_day, e.description, e.location,
-    (select u2 from (select e.user_id as id, coalesce(trim(u.first_name || ' ' || u.last_name), '') as name) u2) as "user",
-    (select c2 from (select e.contact_id as id, coalesce(c.number, 0) as number,
-      coalesce(trim(c.first_name || ' ' || c.last_name), '') as name) c2 where e.contact_id is not null) as contact,
-    coalesce(e.products, '{}') as products, e.soa_exception, e.soa_request_id, e.reminder_minutes, e.reminder_email,
-    e.done_at is not null as done, ${isoSql(sql`e.done_at`)} as done_at, ${isoSql(sql`e.snoozed_until`)} as snoozed_until,
-    ${isoSql(sql`e.due_at`)} as due_at, false as overdue,
-    ${isoSql(sql`e.created_at`)} as created_at, ${isoSql(sql`e.updated_at`)} as updated_at) r))`;
-
-/**
- * The range view (month, week, day, agenda) as the JSON text of its events, in start order, at most
- * EVENT_LIST_MAX, and whether more overlapped the range.
- */
-export async function eventsInRangeJson(
+/** The events of one calendar overlapping [from, to), by start (the month, week, day and agenda views). */
+export async function eventsInRange(
   db: Db,
   companyId: number,
   userId: number,
   from: Date,
   to: Date,
   query: Pick<EventsQuery, 'q' | 'types_list'>,
-): Promise<{ json: string; count: number; truncated: boolean }> {
+) {
   // Events last at most EVENT_MAX_DAYS: the index scan on (user_id, starts_at) starts that far before the range.
   const earliest = new Date(from.getTime() - EVENT_MAX_DAYS * 86_400_000);
-  const [row] = await rowsOf<{ json: string | null; n: number }>(
+  const rows = await rowsOf<Raw>(
     db,
-    sql`select coalesce(json_agg(x.j order by x.starts_at, x.id) filter (where x.k <= ${EVENT_LIST_MAX}), '[]')::text as json,
-        count(*)::int as n
-      from (select ${eventJson} as j, e.starts_at, e.id, row_number() over (order by e.starts_at, e.id) as k
-        from calendar_events e join users u on u.id = e.user_id left join contacts c on c.id = e.contact_id
-        where e.user_id = ${userId} and e.company_id = ${companyId}
-          and e.starts_at >= ${earliest.toISOString()} and e.starts_at < ${to.toISOString()}
-          and (e.ends_at > ${from.toISOString()} or e.starts_at >= ${from.toISOString()})
-          and ${typesCondition(query.types_list)} and ${qCondition(query.q)}
-        order by e.starts_at, e.id limit ${EVENT_LIST_MAX + 1}) x`,
+    sql`${eventSelect} where e.user_id = ${userId} and e.company_id = ${companyId}
+      and e.starts_at >= ${earliest.toISOString()} and e.starts_at < ${to.toISOString()}
+      and (e.ends_at > ${from.toISOString()} or e.starts_at >= ${from.toISOString()})
+      and ${typesCondition(query.types_list)} and ${qCondition(query.q)}
+      order by e.starts_at, e.id limit ${EVENT_LIST_MAX + 1}`,
   );
-  const count = Math.min(Number(row?.n ?? 0), EVENT_LIST_MAX);
-  return { json: row?.json ?? '[]', count, truncated: Number(row?.n ?? 0) > EVENT_LIST_MAX };
+  return rows.map((r) => present(r, false));
 }
 
 /**
