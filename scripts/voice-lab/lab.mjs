@@ -13,7 +13,7 @@ import { startRelay } from './relay.mjs';
 import { ANSWERER_XML, carrierXml } from './sipp.mjs';
 
 /** The lab's ports: SIP/WS 5160-5199, RTP 30000-30999, HTTP 3300-3309 (TEAM.md), each overridable. */
-export const LAB_PORTS = { sip: 5160, ws: 5161, ng: 5162, answerer: 5170, carrier: 5171, relay: 3300 };
+export const LAB_PORTS = { sip: 5160, ws: 5161, ng: 5162, cli: 5163, answerer: 5170, carrier: 5171, relay: 3300 };
 const RTP = { min: 30000, max: 30799, answerer: 30900, carrier: 30950 };
 const HOST = '127.0.0.1';
 export const KAMAILIO_MODULES = '/usr/lib/x86_64-linux-gnu/kamailio/modules';
@@ -143,7 +143,7 @@ export async function startLab(o) {
     // rtpengine 10.5 dumps core when stopped with SIGTERM: no core files.
     const rtpengine = spawnLogged('rtpengine', 'sh', [
       '-c',
-      `ulimit -c 0; exec rtpengine --interface=${HOST} --listen-ng=${HOST}:${ports.ng} --table=-1 --foreground \
+      `ulimit -c 0; exec rtpengine --config-file=none --interface=${HOST} --listen-ng=${HOST}:${ports.ng} --listen-cli=${HOST}:${ports.cli} --table=-1 --foreground \
         --log-stderr --port-min=${RTP.min} --port-max=${RTP.max} --recording-dir=${recordings} \
         --recording-method=pcap --log-level=5`,
     ]);

@@ -18,6 +18,7 @@ import { type ServerProcess, startServerProcess } from './server-process.js';
 let redis: RedisServer;
 let server: ServerProcess;
 let dataDir: string;
+const queue = `harbor-outage-${crypto.randomBytes(4).toString('hex')}`;
 
 beforeAll(async () => {
   redis = await RedisServer.onSparePort(); // not started: the port is dead
@@ -25,7 +26,7 @@ beforeAll(async () => {
   server = await startServerProcess({
     DATA_DIR: dataDir,
     REDIS_URL: redis.url,
-    JOBS_QUEUE: `harbor-outage-${crypto.randomBytes(4).toString('hex')}`,
+    JOBS_QUEUE: queue,
     HARBOR_ENV: 'development',
   });
 }, 180_000);
@@ -122,7 +123,8 @@ describe('Redis coming up, going down and coming back', () => {
       try {
         // The server resubscribes on reconnect; publish until its subscription is back.
         await eventually(async () => {
-          await p.publish(`user:${userId}:notifications`, JSON.stringify({ title }));
+          // The bus's channels carry the deployment's namespace (JOBS_QUEUE).
+          await p.publish(`${queue}:user:${userId}:notifications`, JSON.stringify({ title }));
           await sleep(100);
           return cable.frames.some((f) => f.identifier === IDENTIFIER && f.message?.title === title);
         });

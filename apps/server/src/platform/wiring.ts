@@ -45,8 +45,9 @@ export async function wireDeps(config: Config, database: Database, limits: Recor
   webhooks.register(payments.provider());
   registerHousekeeping(database, jobs, schedules);
   const detachBullmq = redis ? await attachBullmq(jobs, redis, config.jobsQueue) : null;
-  const bus = createBus(redis);
-  const sessionCache = new SessionCache(bus, config.sessionCacheMs, `${config.jobsQueue}:auth-invalidations`);
+  // One deployment's Redis namespace is its job queue's name (JOBS_QUEUE): its live channels share it.
+  const bus = createBus(redis, config.jobsQueue);
+  const sessionCache = new SessionCache(bus, config.sessionCacheMs);
   await sessionCache.start();
   // Limits wait 250 ms for Redis at most, then count in-process (rate-limit.ts).
   const limiterRedis = redis?.create(

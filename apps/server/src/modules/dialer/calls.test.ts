@@ -8,7 +8,7 @@
 import { CALLS_CHANNEL, type CallsChannelMessage } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, DEMO, RECRUIT, signIn, type TestApp } from '../../../test/harness.js';
+import { type Client, DEMO, RECRUIT, signIn, type TestApp, until } from '../../../test/harness.js';
 import { balanceOf } from '../usage-plans/route-test-kit.js';
 import { callsStream } from './events.js';
 import { dialerTestApp, type startTwilioStandin, TWILIO_ENV, twilioPost, webhooksSettled } from './test-kit.js';
@@ -248,6 +248,8 @@ describe('an inbound call', () => {
       FromCity: 'TAMPA',
       FromState: 'FL',
     });
+    // Over Redis the frame arrives a moment after the reply: wait for it before unsubscribing.
+    await until(async () => got.some((m) => m.type === 'incoming_call'), 'the incoming_call frame');
     await off();
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('</Conference>');

@@ -7,7 +7,7 @@
 import type { CallsChannelMessage } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO } from '../../../test/harness.js';
+import { DEMO, until } from '../../../test/harness.js';
 import { LAB_SIGNATURE_HEADER, signLabBody } from '../../integrations/voice/lab-signature.js';
 import { balanceOf } from '../usage-plans/route-test-kit.js';
 import { callsStream } from './events.js';
@@ -125,6 +125,8 @@ describe('an inbound lab call', () => {
       from: `+${kit.contact.phone}`,
       to: '18135550199',
     });
+    // Over Redis the frame arrives a moment after the reply: wait for it before unsubscribing.
+    await until(async () => got.some((m) => m.type === 'incoming_call'), 'the incoming_call frame');
     await off();
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ identity: `harbor-u${kit.agentId}` });

@@ -51,22 +51,34 @@ export class RedisBus implements Bus {
   private heard = false;
   private watchers: Array<(connected: boolean) => void> = [];
 
-  constructor(clients: RedisClients) {
+  /**
+   * `namespace` prefixes every Redis channel: deployments (and the test apps of a parallel test run) sharing one
+   * Redis would otherwise hear each other's streams, which carry user ids that mean other people there.
+   */
+  constructor(
+    clients: RedisClients,
+    private namespace: string,
+  ) {
     this.pub = clients.create('bus publish');
     // Subscriptions are ours to restore: after a reconnect every stream a listener still wants is subscribed again,
     // and only then does the process count as hearing everything.
     this.sub = clients.create('bus subscribe', commandOptions({ autoResubscribe: false, commandTimeout: undefined }));
     this.sub.on('message', (channel: string, raw: string) => {
+      if (!channel.startsWith(this.prefix)) return;
       let message: unknown;
       try {
         message = JSON.parse(raw);
       } catch {
         return;
       }
-      void this.local.publish(channel, message);
+      void this.local.publish(channel.slice(this.prefix.length), message);
     });
     this.sub.on('ready', () => void this.resubscribe());
     for (const event of ['close', 'end', 'reconnecting']) this.sub.on(event, () => this.setHeard(false));
+  }
+
+  private get prefix() {
+    return `${this.namespace}:`;
   }
 
   get connected() {
@@ -86,7 +98,7 @@ export class RedisBus implements Bus {
   private async resubscribe() {
     const streams = [...this.counts.keys()];
     try {
-      if (streams.length) await this.sub.subscribe(...streams);
+      if (streams.length) await this.sub.subscribe(...streams.map((s) => this.prefix + s));
       if (this.sub.status === 'ready') this.setHeard(true);
     } catch {
       // The connection dropped again; the next 'ready' retries.
@@ -95,7 +107,7 @@ export class RedisBus implements Bus {
 
   async publish(stream: string, message: unknown) {
     try {
-      await this.pub.publish(stream, JSON.stringify(message));
+      await this.pub.publish(this.prefix + stream, JSON.stringify(message));
     } catch {
       // Disconnected or timed out: the frame is dropped (the client error itself is logged by RedisClients).
     }
@@ -106,7 +118,7 @@ export class RedisBus implements Bus {
     const n = this.counts.get(stream) ?? 0;
     this.counts.set(stream, n + 1);
     if (n === 0 && this.sub.status === 'ready') {
-      await this.sub.subscribe(stream).catch(() => {
+      await this.sub.subscribe(this.prefix + stream).catch(() => {
         // Lost the connection meanwhile: 'ready' will subscribe it with the others.
       });
     }
@@ -119,7 +131,7 @@ export class RedisBus implements Bus {
         return;
       }
       this.counts.delete(stream);
-      if (this.sub.status === 'ready') await this.sub.unsubscribe(stream).catch(() => {});
+      if (this.sub.status === 'ready') await this.sub.unsubscribe(this.prefix + stream).catch(() => {});
     };
   }
 
@@ -130,4 +142,5 @@ export class RedisBus implements Bus {
   }
 }
 
-export const createBus = (redis: RedisClients | null): Bus => (redis ? new RedisBus(redis) : new MemoryBus());
+export const createBus = (redis: RedisClients | null, namespace: string): Bus =>
+  redis ? new RedisBus(redis, namespace) : new MemoryBus();
