@@ -1,6 +1,7 @@
 // Browser flows: Playwright driving Debian's Chromium (never a browser Playwright downloads itself). Installs the
 // chromium package when it is missing and we may (root), as CI does.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
