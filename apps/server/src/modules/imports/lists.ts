@@ -65,12 +65,13 @@ export async function extractList(
       const name = path.basename(entry.name);
       const target = `${zipPath}.${kindFromName(name)}`;
       const max = maxUploadMb() * 1024 * 1024;
+      const out = fs.createWriteStream(target);
       try {
-        await pipeline(
-          zip.archive.chunks(entry, { maxBytes: max, what: `${name} in ${zipName}` }),
-          fs.createWriteStream(target),
-        );
+        await pipeline(zip.archive.chunks(entry, { maxBytes: max, what: `${name} in ${zipName}` }), out);
       } catch (err) {
+        // The stream opens its file asynchronously: removed before that open lands, the file would come back empty
+        // and stay (seen when the cap is hit at once). Wait until the stream has closed, then remove it.
+        if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
         await fs.promises.rm(target, { force: true });
         throw err;
       }
