@@ -7,10 +7,10 @@ import { CHROMIUM } from './chromium';
 /**
  * One Harbor server per Playwright worker, each on its own copy of the freshly seeded demo (e2e/seed-data.ts):
  * flows change demo users (a password, a plan, a wallet), so two workers on one server would step on each other.
- * Each worker finds its server by its parallelIndex (e2e/fixtures.ts). Two workers on the CI machine's two cores:
- * the lane mostly waits on the browser and the server, so the second worker nearly halves it (decision test-speed).
+ * Each worker finds its server by its parallelIndex (e2e/fixtures.ts). One worker unless E2E_WORKERS says more: on
+ * the CI machine's two cores, two workers beside the integration lanes slowed everything (decision test-speed).
  */
-const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+const WORKERS = Number(process.env.E2E_WORKERS ?? 1);
 // The config is loaded again in every worker: what the runner decided travels in the environment workers inherit.
 process.env.E2E_DATA_ROOT ??= fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-e2e-'));
 const dataDirs = Array.from({ length: WORKERS }, (_, i) => path.join(process.env.E2E_DATA_ROOT!, `worker-${i}`));
