@@ -50,11 +50,12 @@ function presentSubscription(s: SubRow) {
 }
 
 export async function accountInfo(db: Db, auth: AuthContext) {
-  const [user, sub, card] = [
-    (await db.execute<{ paid: boolean }>(sql`select paid from users where id = ${auth.user.id}`)).rows[0],
-    await liveSubscription(db, auth.user.id),
-    await cardOnFile(db, auth.user.id),
-  ];
+  // The subscription before the user: the webhook commits both in one transaction, so a statement that reads the
+  // user after seeing the active subscription sees it paid (read the other way round, a commit in between showed an
+  // active plan on an unpaid account).
+  const sub = await liveSubscription(db, auth.user.id);
+  const user = (await db.execute<{ paid: boolean }>(sql`select paid from users where id = ${auth.user.id}`)).rows[0];
+  const card = await cardOnFile(db, auth.user.id);
   // The session cache may still hold the user from before a webhook made them paid: the next request reads anew.
   if (Boolean(user?.paid) !== Boolean(auth.user.paid)) invalidateAuth({ users: [auth.user.id] });
   const live = sub && ['pending', 'active', 'cancelled'].includes(String(sub.status)) ? sub : null;
