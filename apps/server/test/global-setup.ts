@@ -44,6 +44,9 @@ export default async function setup(project: TestProject) {
   const db = await openDatabase({});
   await db.migrate();
   await seedDemoIfEmpty(db.db);
+  // A snapshot taken after a checkpoint starts without replaying the migrations' and seed's WAL: each test file's
+  // copy opened in ~1.1 s instead of ~1.8 s.
+  await db.query('checkpoint');
   const blob = await db.dump!();
   await db.close();
   const file = path.join(os.tmpdir(), `harbor-test-template-${process.pid}.tar`);

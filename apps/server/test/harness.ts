@@ -83,6 +83,14 @@ export async function createTestApp(
   };
 }
 
+/** The template snapshot, read once per worker (its files share one module graph) rather than once per test app. */
+let template: { file: string; blob: Blob } | undefined;
+function templateBlob(): Blob {
+  const file = inject('templateFile');
+  if (template?.file !== file) template = { file, blob: new Blob([fs.readFileSync(file)]) };
+  return template.blob;
+}
+
 async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
@@ -102,8 +110,7 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
       },
     };
   }
-  const file = inject('templateFile');
-  const database = await openDatabase({ loadDataDir: new Blob([fs.readFileSync(file)]) });
+  const database = await openDatabase({ loadDataDir: templateBlob() });
   return { database, drop: async () => {} };
 }
 
