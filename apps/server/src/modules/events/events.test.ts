@@ -118,6 +118,10 @@ describe('whose calendar', () => {
     expect(week.status).toBe(200);
     expect(week.body.data.length).toBeGreaterThan(0);
     expect(week.body.data.every((e: { user: { id: number } }) => e.user.id === agentId)).toBe(true);
+    // The reach check rides in the range statement: an empty range of a reachable user is still a 200.
+    const empty = await manager.get(`/v1/events?start_date=03/10/2031&end_date=03/16/2031&downline_user_id=${agentId}`);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ data: [], meta: { count: 0, truncated: false } });
     const booked = await manager.post('/v1/events', event({ title: 'Ride-along', user_id: agentId }));
     expect(booked.status).toBe(201);
     expect(booked.body.user.id).toBe(agentId);
