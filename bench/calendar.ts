@@ -174,17 +174,25 @@ async function main() {
       verdicts.push(atMost(`contacts "${label}" (1M, admin) p95`, round(r.p95), 50, 'ms', note(r, sizes)));
     }
 
-    // The same month view as bare SQL, for the ratio (what the route adds: session, reach, JSON).
+    // The same month view as bare SQL, for the ratio (what the route adds: session, reach, presenter, JSON): the
+    // statement eventsInRange sends (apps/server/src/modules/events/queries.ts, rangeSelect), same parameters.
     const [range] = months.slice(2, 3);
     const sp = new URLSearchParams(range);
     const bare = await timed(RUNS, async (i) => {
-      await client.query(
-        `select e.*, u.first_name, c.number from calendar_events e join users u on u.id = e.user_id
-         left join contacts c on c.id = e.contact_id
+      await client.query({
+        text: `select e.id, e.user_id, e.contact_id, e.type, e.title, e.location, e.starts_at, e.ends_at,
+           e.all_day, e.due_at, e.snoozed_until, e.done_at, e.products, e.soa_request_id, e.soa_exception,
+           e.reminder_minutes, e.reminder_email, e.created_at, e.updated_at,
+           case when e.has_description then (select d.description from calendar_events d where d.id = e.id) end
+             as description,
+           trim(u.first_name || ' ' || u.last_name) as user_name,
+           c.number as contact_number, trim(c.first_name || ' ' || c.last_name) as contact_name
+         from calendar_events e join users u on u.id = e.user_id left join contacts c on c.id = e.contact_id
          where e.user_id = $1 and e.company_id = $2 and e.starts_at >= $3::date - 31 and e.starts_at < $4::date + 1
            and (e.ends_at > $3::date or e.starts_at >= $3::date) order by e.starts_at, e.id limit 2001`,
-        [agents[i % agents.length].id, companyId, usToIso(sp.get('start_date')!), usToIso(sp.get('end_date')!)],
-      );
+        values: [agents[i % agents.length].id, companyId, usToIso(sp.get('start_date')!), usToIso(sp.get('end_date')!)],
+        types: asDrizzle,
+      });
     });
     console.log(`\nbare SQL month view: p50 ${round(bare.p50)} ms, p95 ${round(bare.p95)} ms`);
   } finally {
@@ -195,6 +203,13 @@ async function main() {
   }
 }
 
+/** Timestamps stay PostgreSQL's text, as Drizzle's node-postgres driver leaves them (no `Date` parsing per value). */
+const asDrizzle = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.TIMESTAMPTZ || oid === pg.types.builtins.TIMESTAMP
+      ? (value: string) => value
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
 const round = (ms: number) => Math.round(ms * 100) / 100;
 const note = (r: { p50: number }, sizes: number[]) =>
   `p50 ${round(r.p50)} ms, ${Math.round(sizes.reduce((a, b) => a + b, 0) / Math.max(1, sizes.length))} rows a reply`;

@@ -59,6 +59,37 @@ describe('calendar range views', () => {
     expect((await agent.get(`${month}&types_list=party`)).status).toBe(422);
   });
 
+  // The range view reads its own column list (index-only, the description by id); it must answer what the event does.
+  it('answers each event of a range as the event itself reads, description and contact included', async () => {
+    const c = await newContact(agent, { first_name: 'Iris', last_name: 'Okafor' });
+    const times = { start_at: '2030-03-20T15:00:00.000Z', end_at: '2030-03-20T16:00:00.000Z' };
+    const full = await agent.post(
+      '/v1/events',
+      event({ ...times, description: 'Bring the plan comparison', contact_id: c.id, reminder_minutes: 15 }),
+    );
+    const plain = await agent.post('/v1/events', event({ ...times, title: 'Quiet hour', type: 'task' }));
+    // Starts in February, lasts into March: listed by overlap.
+    const across = await agent.post(
+      '/v1/events',
+      event({ start_at: '2030-02-27T15:00:00.000Z', end_at: '2030-03-02T15:00:00.000Z', title: 'Conference' }),
+    );
+    const done = await agent.put(`/v1/events/${plain.body.id}`, { done: true, location: 'Desk' });
+    const listed = async () => {
+      const res = await agent.get(month);
+      return new Map(res.body.data.map((e: { id: number }) => [e.id, e]));
+    };
+    let byId = await listed();
+    expect(byId.get(full.body.id)).toEqual(full.body);
+    expect(byId.get(full.body.id)).toMatchObject({ description: 'Bring the plan comparison', contact: { id: c.id } });
+    expect(byId.get(plain.body.id)).toEqual(done.body);
+    expect(byId.get(across.body.id)).toEqual(across.body);
+    const cleared = await agent.put(`/v1/events/${full.body.id}`, { description: null, title: 'Annual review' });
+    byId = await listed();
+    expect(byId.get(full.body.id)).toEqual(cleared.body);
+    expect(cleared.body).toMatchObject({ description: null, title: 'Annual review' });
+    for (const id of [full.body.id, plain.body.id, across.body.id]) await agent.delete(`/v1/events/${id}`);
+  });
+
   it('refuses bad ranges and bad events with a clear 422, changing nothing', async () => {
     const before = await count();
     const backwards = await agent.get('/v1/events?start_date=03/31/2030&end_date=03/01/2030');
@@ -87,6 +118,10 @@ describe('whose calendar', () => {
     expect(week.status).toBe(200);
     expect(week.body.data.length).toBeGreaterThan(0);
     expect(week.body.data.every((e: { user: { id: number } }) => e.user.id === agentId)).toBe(true);
+    // The reach check rides in the range statement: an empty range of a reachable user is still a 200.
+    const empty = await manager.get(`/v1/events?start_date=03/10/2031&end_date=03/16/2031&downline_user_id=${agentId}`);
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ data: [], meta: { count: 0, truncated: false } });
     const booked = await manager.post('/v1/events', event({ title: 'Ride-along', user_id: agentId }));
     expect(booked.status).toBe(201);
     expect(booked.body.user.id).toBe(agentId);

@@ -74,10 +74,9 @@ export const eventsModule: Module = {
         const q = req.query;
         if (q.today_events) requireFeature(req, 'follow_ups');
         const { from, to } = rangeOf(q.start_date, q.end_date, zoneOf(auth));
-        const userId = await calendarOwner(db, auth, q.downline_user_id);
         const list = q.today_events
-          ? await todayQueue(db, auth.company.id, userId, from, to, q)
-          : await eventsInRange(db, auth.company.id, userId, from, to, q);
+          ? await todayQueue(db, auth.company.id, await calendarOwner(db, auth, q.downline_user_id), from, to, q)
+          : await eventsInRange(db, auth, q.downline_user_id, from, to, q);
         const truncated = list.length > EVENT_LIST_MAX;
         const data = truncated ? list.slice(0, EVENT_LIST_MAX) : list;
         return {

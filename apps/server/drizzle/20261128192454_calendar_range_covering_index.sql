@@ -1,0 +1,3 @@
+DROP INDEX "calendar_events_user_start";--> statement-breakpoint
+ALTER TABLE "calendar_events" ADD COLUMN "has_description" boolean GENERATED ALWAYS AS (description is not null) STORED;--> statement-breakpoint
+CREATE INDEX "calendar_events_user_start" ON "calendar_events" USING btree ("user_id","starts_at","id","ends_at","company_id","contact_id","type","title","location","all_day","due_at","snoozed_until","done_at","products","soa_request_id","soa_exception","reminder_minutes","reminder_email","created_at","updated_at","has_description");
