@@ -71,7 +71,8 @@ const lanes = [
     step(
       'pglite',
       'integration tests (embedded PGlite)',
-      `${NICE} npx vitest run --project integration --project integration-mocked`,
+      // Two workers (a PGlite each): once the browser flows are done, one worker left the other core idle.
+      `${NICE} npx vitest run --project integration --project integration-mocked --maxWorkers=2`,
     ),
   ],
 ];
