@@ -23,9 +23,9 @@ const args = process.argv.slice(2);
 // One Harbor server per Playwright worker (e2e/playwright.config.ts). A single spec file runs on one worker (files
 // are not split), so it gets one server instead of seeding a copy nobody uses.
 const specs = args.filter((a) => a.endsWith('.spec.ts'));
-// One by default: measured inside the full test command on a 2-core machine (2026-11-28), two workers beside the
-// integration lanes slowed every lane (the cores, not the waiting, were short). E2E_WORKERS=2 where there are cores.
-const workers = Number(process.env.E2E_WORKERS ?? 1);
+// One by default (a developer's run beside other work); `npm test` asks for two, with the integration passes at a
+// lower priority so the flows get the cores when they need them (docs/decisions/test-speed.md).
+const workers = specs.length === 1 ? 1 : Number(process.env.E2E_WORKERS ?? 1);
 // Free ports of our own, all distinct: the servers' and the identity provider's (the single sign-on flow).
 const ports = new Set();
 while (ports.size < workers + 1) ports.add(await freePort());
