@@ -91,7 +91,8 @@ function templateBlob(): Blob {
   return template.blob;
 }
 
-async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+/** A database of the test's own: a copy of the migrated, seeded template. `drop` removes it (server only). */
+export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     const name = `harbor_test_${crypto.randomBytes(6).toString('hex')}`;

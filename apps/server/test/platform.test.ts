@@ -11,7 +11,7 @@ import { companies, users } from '../src/platform/db/schema.js';
 import { userStream } from '../src/platform/live/channels.js';
 import { closeDeps, wireDeps } from '../src/platform/wiring.js';
 import { seedDemoIfEmpty } from '../src/seed/demo.js';
-import { Client, createTestApp, DEMO, signIn, type TestApp } from './harness.js';
+import { Client, createTestApp, DEMO, openTestDatabase, signIn, type TestApp } from './harness.js';
 
 let t: TestApp;
 let base: string;
@@ -47,12 +47,14 @@ describe('errors', () => {
 
 describe('start-up', () => {
   it('refuses to start when a route declares no access', async () => {
-    const database = await openDatabase({});
+    // A copy of the seeded template, not a fresh embedded database (an initdb: 60 s on a starved core in CI).
+    const { database, drop } = await openTestDatabase();
     const deps = await wireDeps(loadConfig({ NODE_ENV: 'test' }), database);
     const app = await buildApp(deps);
     app.get('/v1/forgotten', async () => 'x');
     await expect(app.ready()).rejects.toThrow(/without a declared access.*\/v1\/forgotten/);
     await closeDeps(deps);
+    await drop();
   });
 
   it('serves the OpenAPI document generated from the route schemas, and health', async () => {
