@@ -6,7 +6,7 @@
 import { CONTACTS_MAX_OFFSET, DEBOUNCE_MS } from '@harbor/shared';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { Selection } from '../../api/contacts-list';
 import { callQuery } from '../../api/queries';
@@ -43,12 +43,22 @@ export function useContactsList() {
   // The search box types freely; the address (and the request) follow once typing pauses.
   const [text, setText] = useState(state.q);
   const [debounced] = useDebouncedValue(text, DEBOUNCE_MS);
+  // The search this box last wrote to the address. The router renders an address change later (a transition), so
+  // when it arrives the person may have typed on: it must not put the box back to what it wrote.
+  const written = useRef(state.q);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a pause in typing writes the search
   useEffect(() => {
-    if (debounced !== state.q) update({ q: debounced }, { replace: true });
+    if (debounced !== state.q) {
+      written.current = debounced;
+      update({ q: debounced }, { replace: true });
+    }
   }, [debounced]);
   // Back, Forward or a quick filter changed the search: the box shows it.
-  useEffect(() => setText(state.q), [state.q]);
+  useEffect(() => {
+    if (state.q === written.current) return;
+    written.current = state.q;
+    setText(state.q);
+  }, [state.q]);
 
   const scope = useMemo(() => scopeOf(state), [state]);
   const scopeKey = JSON.stringify(scope);
