@@ -118,10 +118,15 @@ describe('fairness and concurrency', () => {
     const queue = new JobQueue(t.database, { processConcurrency: 8, pollMs: 20 });
     const peak = { slow: 0, io: 0 };
     const now = { slow: 0, io: 0 };
+    const limit = { slow: 1, io: 5 };
     const hold = (kind: 'slow' | 'io') => async () => {
       now[kind]++;
       peak[kind] = Math.max(peak[kind], now[kind]);
-      await new Promise((r) => setTimeout(r, 150));
+      // Held until as many run as the kind allows (or 5 s), not for a fixed 150 ms: on a starved core claiming five
+      // jobs took longer than that, and the peak measured the machine instead of the limit.
+      const end = Date.now() + 5_000;
+      while (now[kind] < limit[kind] && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 50));
       now[kind]--;
     };
     queue.register('test.slow', hold('slow'), { concurrency: 1 });
