@@ -115,7 +115,7 @@ describe('import_attachments', () => {
     );
     // The case: 20 zero-filled entries of 49 MB each, 1 MB of ZIP.
     const blobs = fs.readdirSync(path.join(dataDir.DATA_DIR, 'files'), { recursive: true }).length;
-    const t0 = Date.now();
+    // Its time is measured in bench/hostile-files.ts, not here: a test that times itself fails on a busy machine.
     const bomb = await attach(
       'zeros.zip',
       Array.from({ length: 20 }, (_, i) => ({
@@ -125,7 +125,6 @@ describe('import_attachments', () => {
     );
     expect(bomb.status).toBe(422);
     expect(bomb.body.errors.file[0]).toMatch(/is 49 MB unpacked; a contact file can be at most 25 MB \(and 19 more\)$/);
-    expect(Date.now() - t0).toBeLessThan(10_000);
     expect(fs.readdirSync(path.join(dataDir.DATA_DIR, 'files'), { recursive: true }).length).toBe(blobs);
   });
 

@@ -177,12 +177,11 @@ describe('XlsxReader: bounds', () => {
       return file(parts);
     };
     await refused(padded('xl/workbook.xml', 17), /xl\/workbook.xml unpacks to more than 16 MB/);
-    const t0 = Date.now();
+    // How fast the refusal comes is measured in bench/hostile-files.ts: a test that times itself fails on a busy machine.
     await refused(
       padded('xl/worksheets/sheet1.xml', 64),
       /Sheet 'Leads' would unpack from .* to 64 MB: refused as a ZIP bomb/,
     );
-    expect(Date.now() - t0).toBeLessThan(2000);
   });
 
   it('a lying size header, a DOCTYPE, a file that is no workbook', async () => {
