@@ -10,8 +10,8 @@ const integration = {
   exclude: ['apps/server/src/**/*.unit.test.ts'],
   globalSetup: ['apps/server/test/global-setup.ts'],
   // Generous: imports and transfers run real jobs, and CI shares two cores with the database server.
-  testTimeout: 60_000,
-  hookTimeout: 60_000,
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
   pool: 'forks' as const,
 };
 

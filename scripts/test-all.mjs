@@ -45,8 +45,11 @@ const step = (tag, name, cmd, env = {}, priority = 0) => ({ tag, name, cmd, env,
  * workers with a server and a Chromium each, all in one session) got one session's share of the cores beside four
  * others and took 1,138 s for 254 s of CPU, longer than the whole budget.
  */
-const FLOWS_FIRST = -5;
-const YIELD = 2;
+// Off (0) for now: with the flows at -5 and the passes at +5, then +2, the flows took 766 s instead of 1,171 s, but
+// integration tests that wait on timers ran past their limits on the starved cores (a 60 s import test took 5
+// minutes). Turn them back on once those tests no longer depend on getting the CPU in time.
+const FLOWS_FIRST = 0;
+const YIELD = 0;
 function prioritised(cmd, priority) {
   if (!priority) return cmd;
   const session = `{ printf '%s\\n' ${priority} > /proc/self/autogroup; } 2>/dev/null;`;
