@@ -95,7 +95,7 @@ export class LoopbackCarrier {
         if (!line) continue;
         try {
           const m = JSON.parse(line) as AcceptedMessage;
-          this.accepted.set(m.sid, m);
+          if (m.sid) this.accepted.set(m.sid, m);
         } catch {
           // a line cut short by a kill mid-write: that message's request never got its answer either
         }
@@ -189,6 +189,10 @@ export class LoopbackCarrier {
   private createMessage(d: Record<string, unknown>) {
     const fail = this.opts.failPercent ?? 0;
     if (fail > 0 && Math.random() * 100 < fail) {
+      // Journaled too (no sid): a refused attempt still spends the sender's throughput, and a bench judges the rate
+      // the carrier was asked at, not only what it accepted.
+      if (this.opts.journal)
+        fs.appendFileSync(this.opts.journal, `${JSON.stringify({ refused: true, at: Date.now() })}\n`);
       return json(503, { code: 20503, message: 'Service unavailable (loopback carrier)', status: 503 });
     }
     const to = e164(String(d.To ?? ''));
