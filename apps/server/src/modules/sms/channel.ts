@@ -18,7 +18,7 @@ import { handToCarrier, lineTypeOf } from './send.js';
 import { touchConversation } from './store.js';
 
 /** Recipients in flight at once, per broadcast job. */
-const PARALLEL = 48;
+const PARALLEL = 16;
 
 export interface SmsContent {
   body: string;
