@@ -7,6 +7,7 @@
  */
 import { BROADCASTS_CHANNEL } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
+import { withQueueScans } from '../../platform/db/queue-scans.js';
 import type { Deps } from '../../platform/deps.js';
 import type { JobContext } from '../../platform/jobs/queue.js';
 import { publishLive } from '../../platform/live/publish.js';
@@ -58,17 +59,22 @@ export function broadcastJob(deps: Deps) {
       const broadcast = toRow(b);
       const channel = channels.get(broadcast.channel);
       if (!channel) throw new Error(`no broadcast channel ${broadcast.channel}`);
-      const batch = await rowsOf<Pending>(
-        db,
-        sql`select contact_id, sender_id, attempts from broadcast_recipients
-          where broadcast_id = ${id} and status in ('pending', 'sending') and (retry_at is null or retry_at <= now())
-          order by contact_id limit ${BATCH}`,
+      // Index scans only: each recipient sent leaves dead 'pending' and 'sending' entries (db/queue-scans.ts).
+      const batch = await withQueueScans(db, (tx) =>
+        rowsOf<Pending>(
+          tx,
+          sql`select contact_id, sender_id, attempts from broadcast_recipients
+            where broadcast_id = ${id} and status in ('pending', 'sending') and (retry_at is null or retry_at <= now())
+            order by contact_id limit ${BATCH}`,
+        ),
       );
       if (!batch.length) {
-        const [{ next }] = await rowsOf<{ next: string | null }>(
-          db,
-          sql`select min(retry_at) as next from broadcast_recipients
-            where broadcast_id = ${id} and status in ('pending', 'sending')`,
+        const [{ next }] = await withQueueScans(db, (tx) =>
+          rowsOf<{ next: string | null }>(
+            tx,
+            sql`select min(retry_at) as next from broadcast_recipients
+              where broadcast_id = ${id} and status in ('pending', 'sending')`,
+          ),
         );
         if (next) {
           // Only retries wait: sleep until the first is due (the heartbeat keeps the job ours meanwhile).

@@ -14,6 +14,7 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Database, Db } from '../db/client.js';
+import { withQueueScans } from '../db/queue-scans.js';
 
 export interface EventType<P> {
   type: string;
@@ -166,14 +167,17 @@ export class Outbox {
 
   /** Claims one batch of due events and delivers each to its subscribers. */
   async dispatchOnce(): Promise<number> {
-    const claimed = await this.database.db.execute<Row & Record<string, unknown>>(
-      sql`update domain_events set locked_until = now() + ${`${this.leaseMs} milliseconds`}::interval,
-            attempts = attempts + 1
-          where id in (select id from domain_events
-                       where dispatched_at is null and next_attempt_at <= now()
-                         and (locked_until is null or locked_until < now())
-                       order by id limit ${this.batch} for update skip locked)
-          returning id, type, company_id, actor_id, payload, created_at, attempts`,
+    // Index scans only: every dispatched event leaves a dead entry in the pending index (db/queue-scans.ts).
+    const claimed = await withQueueScans(this.database.db, (tx) =>
+      tx.execute<Row & Record<string, unknown>>(
+        sql`update domain_events set locked_until = now() + ${`${this.leaseMs} milliseconds`}::interval,
+              attempts = attempts + 1
+            where id in (select id from domain_events
+                         where dispatched_at is null and next_attempt_at <= now()
+                           and (locked_until is null or locked_until < now())
+                         order by id limit ${this.batch} for update skip locked)
+            returning id, type, company_id, actor_id, payload, created_at, attempts`,
+      ),
     );
     const rows = claimed.rows.sort((a, b) => Number(a.id) - Number(b.id));
     if (rows.length === 0) return 0;

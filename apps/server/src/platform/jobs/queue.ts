@@ -13,6 +13,7 @@
 import crypto from 'node:crypto';
 import { and, eq, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database, Db } from '../db/client.js';
+import { withQueueScans } from '../db/queue-scans.js';
 import { type JobRow, jobs } from './schema.js';
 import { MemoryThrottle, type Throttle, type ThrottleRule, take } from './throttle.js';
 
@@ -214,8 +215,8 @@ export class JobQueue {
     return [...this.handlers].filter(([name, h]) => (busy.get(name) ?? 0) < h.concurrency).map(([name]) => name);
   }
 
-  private async claimWhere(where: ReturnType<typeof sql>): Promise<JobRow | null> {
-    const res = await this.database.db.execute(
+  private async claimWhere(db: Db, where: ReturnType<typeof sql>): Promise<JobRow | null> {
+    const res = await db.execute(
       sql`update jobs set status = 'running', attempts = attempts + 1, locked_by = ${this.workerId}, heartbeat_at = now()
           where id = (select id from jobs where status = 'queued' and run_after <= now() and ${where}
                       order by id for update skip locked limit 1)
@@ -234,7 +235,12 @@ export class JobQueue {
     const kinds = this.kindsWithRoom();
     if (kinds.length === 0 || this.running.size >= this.processConcurrency) return null;
     const ofKinds = sql`name = any(${sql.param(kinds)}::text[])`;
-    const tenants = await this.database.db.execute<{ k: number }>(
+    // Index scans only: every job leaves dead 'queued' and 'running' entries behind (db/queue-scans.ts).
+    return withQueueScans(this.database.db, (tx) => this.claimIn(tx, ofKinds));
+  }
+
+  private async claimIn(db: Db, ofKinds: ReturnType<typeof sql>): Promise<JobRow | null> {
+    const tenants = await db.execute<{ k: number }>(
       sql`with recursive t(k) as (
             select min(coalesce(company_id, 0)) from jobs where status = 'queued'
             union all
@@ -246,10 +252,10 @@ export class JobQueue {
           limit ${TENANTS_PER_CLAIM}`,
     );
     for (const { k } of tenants.rows) {
-      const job = await this.claimWhere(sql`coalesce(company_id, 0) = ${Number(k)} and ${ofKinds}`);
+      const job = await this.claimWhere(db, sql`coalesce(company_id, 0) = ${Number(k)} and ${ofKinds}`);
       if (job) return job;
     }
-    return tenants.rows.length < TENANTS_PER_CLAIM ? null : this.claimWhere(ofKinds);
+    return tenants.rows.length < TENANTS_PER_CLAIM ? null : this.claimWhere(db, ofKinds);
   }
 
   run(job: JobRow) {

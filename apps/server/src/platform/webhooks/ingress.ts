@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Database, Db } from '../db/client.js';
+import { queueScansIn, withQueueScans } from '../db/queue-scans.js';
 import { HttpError, notFound } from '../http/errors.js';
 import type { JobQueue } from '../jobs/queue.js';
 
@@ -155,9 +156,11 @@ export class WebhookRegistry {
   private async drain(p: WebhookProvider, releaseKey: () => Promise<void>) {
     await releaseKey();
     while ((await this.batch(p)) === BATCH) {}
-    const res = await this.database.db.execute<{ at: string | null }>(
-      sql`select min(retry_at) as at from webhook_events
-          where provider = ${p.name} and processed_at is null and attempts < ${MAX_ATTEMPTS} and retry_at > now()`,
+    const res = await withQueueScans(this.database.db, (tx) =>
+      tx.execute<{ at: string | null }>(
+        sql`select min(retry_at) as at from webhook_events
+            where provider = ${p.name} and processed_at is null and attempts < ${MAX_ATTEMPTS} and retry_at > now()`,
+      ),
     );
     const at = res.rows[0]?.at;
     if (at) await this.jobs.enqueue(jobName(p.name), {}, { uniqueKey: `${p.name}:retry`, runAt: new Date(at) });
@@ -168,6 +171,7 @@ export class WebhookRegistry {
     let rows: Row[] = [];
     try {
       const after = await this.database.db.transaction(async (tx) => {
+        await queueScansIn(tx);
         rows = (
           await tx.execute<Row>(
             sql`select * from webhook_events where ${ready(p.name)} order by id limit ${BATCH} for update skip locked`,
