@@ -151,17 +151,35 @@ const finished = async (id: number) => {
   return b.status === 'completed' || b.status === 'failed';
 };
 
+/** CPU seconds of every PostgreSQL server process now, by pid (a local server: what the database spent on a phase). */
+const postgresCpu = () => {
+  const out = new Map<number, number>();
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const [comm, rest] = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ');
+      if (!comm.endsWith('(postgres')) continue;
+      const f = rest.split(' ');
+      out.set(Number(pid), (Number(f[11]) + Number(f[12])) / 100);
+    } catch {}
+  }
+  return out;
+};
+const cpuSince = (before: Map<number, number>) =>
+  [...postgresCpu()].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0);
+
 // 1a. The pace: the same broadcast, nothing killed, on a journal of its own. The throttle (SMS_RATE) paces every
 // attempt, the ones the carrier refuses (10%) included: the carrier's own limit counts requests, not successes.
 let server = await startServer({ databaseUrl: db.url, env: { ...env, SMS_LOOPBACK_JOURNAL: paceJournal } });
 {
   const paceAgent = await signInHttp(server.url, email);
+  const dbBefore = postgresCpu();
   const pace = await broadcast(server.url, paceAgent.headers, 'Medicare questions? Call me. Reply STOP to opt out.');
   const t = performance.now();
   while (!(await finished(pace.id))) {
     if (performance.now() - t > 15 * 60_000) throw new Error('the pace broadcast did not finish in 15 minutes');
     await sleep(200);
   }
+  const dbCpu = cpuSince(dbBefore);
   const all = attemptsIn(paceJournal).sort((a, b) => a.at - b.at);
   const spanS = (all[all.length - 1].at - all[0].at) / 1000;
   const attemptRate = (all.length - 1) / Math.max(0.001, spanS);
@@ -173,7 +191,7 @@ let server = await startServer({ databaseUrl: db.url, env: { ...env, SMS_LOOPBAC
     attemptRate >= RATE,
   );
   console.log(
-    `(pace broadcast: ${(accepted / Math.max(0.001, spanS)).toFixed(0)} texts/s taken, the carrier refusing 10%)`,
+    `(pace broadcast: ${(accepted / Math.max(0.001, spanS)).toFixed(0)} texts/s taken, the carrier refusing 10%; PostgreSQL CPU ${dbCpu.toFixed(1)} s, ${((dbCpu * 1000) / accepted).toFixed(2)} ms a text)`,
   );
   await server.stop();
   fs.rmSync(paceJournal, { force: true });
