@@ -24,7 +24,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
 import { invalid, notFound } from '../../platform/http/errors.js';
-import { pageMeta, pageOffset } from '../../platform/http/paging.js';
+import { cappedPageMeta, countUpTo, pageOffset } from '../../platform/http/paging.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { checkConsent, recordConsent } from '../consent/index.js';
 import { findVisibleContactById } from '../contacts/access.js';
@@ -63,6 +63,9 @@ async function conversationOf(db: Db, auth: AuthContext, contactId: number) {
   return r ? presentConversation(r) : null;
 }
 
+/** Conversations counted past the page asked for, at most (the inbox's meta says total_at_least beyond). */
+export const COUNT_AHEAD = 1_000;
+
 export function conversationRoutes(scope: FastifyInstance) {
   const app = scope.withTypeProvider<ZodTypeProvider>();
   const deps = scope.deps;
@@ -89,15 +92,20 @@ export function conversationRoutes(scope: FastifyInstance) {
         : sql``;
       const where = sql`c.company_id = ${auth.company.id} and contacts.deleted_at is null and ${visibleContactsSql(auth)}
         ${unread ? sql`and c.unread_count > 0` : sql``} ${search}`;
-      const [{ total }] = await rowsOf<{ total: number }>(
-        db,
-        sql`select count(*)::int as total from sms_conversations c join contacts on contacts.id = c.contact_id where ${where}`,
-      );
-      const rows = await rowsOf<Record<string, unknown>>(
-        db,
-        sql`${conversationSelect(where)} order by c.last_at desc, c.contact_id desc limit ${limit} offset ${pageOffset(page, limit)}`,
-      );
-      return { data: rows.map(presentConversation), meta: pageMeta(page, limit, total) };
+      // Counted only so far past the page (an inbox of 100,000 conversations counted whole took ~45 ms a request),
+      // beside the page rather than before it.
+      const [counted, rows] = await Promise.all([
+        countUpTo(
+          db,
+          sql`select 1 from sms_conversations c join contacts on contacts.id = c.contact_id where ${where}`,
+          pageOffset(page, limit) + COUNT_AHEAD,
+        ),
+        rowsOf<Record<string, unknown>>(
+          db,
+          sql`${conversationSelect(where)} order by c.last_at desc, c.contact_id desc limit ${limit} offset ${pageOffset(page, limit)}`,
+        ),
+      ]);
+      return { data: rows.map(presentConversation), meta: cappedPageMeta(page, limit, counted) };
     },
   );
 

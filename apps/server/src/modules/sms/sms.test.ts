@@ -5,9 +5,11 @@
  * opt-out in any wording with one confirmation, and the refusals of issue 12.
  */
 import { SMS_CHANNEL } from '@harbor/shared';
+import { sql } from 'drizzle-orm';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, DEMO, RECRUIT, signIn, type TestApp, until } from '../../../test/harness.js';
+import { cappedPageMeta, countUpTo } from '../../platform/http/paging.js';
 import { newContact } from '../contacts/test-helpers.js';
 import { grantPlan } from '../usage-plans/test-helpers.js';
 import { balance, topUp } from '../wallet/test-helpers.js';
@@ -264,6 +266,15 @@ describe('replies', () => {
       unread_count: 1,
       last_message: { direction: 'inbound' },
     });
+    // A small inbox is counted exactly; a count that stops at its cap says total_at_least.
+    expect(list.body.meta.total_count).toBe(list.body.data.length);
+    expect(list.body.meta).not.toHaveProperty('total_at_least');
+    const [{ n }] = await q<{ n: number }>('select count(*)::int as n from sms_conversations');
+    expect(n).toBeGreaterThan(1);
+    const rows = sql`select 1 from sms_conversations`;
+    expect(await countUpTo(t.database.db, rows, n)).toEqual({ count: n, atLeast: false });
+    expect(await countUpTo(t.database.db, rows, n - 1)).toEqual({ count: n - 1, atLeast: true });
+    expect(cappedPageMeta(1, 1, { count: n - 1, atLeast: true })).toMatchObject({ total_at_least: true });
     expect((await agent.post('/v1/sms/fetch_conversations', { q: 'Rita' })).body.data).toHaveLength(1);
     expect((await agent.post('/v1/sms/fetch_conversations', { q: '0180' })).body.data).toHaveLength(1);
     const read = await agent.post('/v1/sms/read_conversation', { contact_id: c.id });
