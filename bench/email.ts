@@ -63,10 +63,17 @@ const tpl = await post(server.url, '/v1/admin/emails', {
 });
 if (tpl.status !== 201) throw new Error(`template: ${tpl.status} ${JSON.stringify(tpl.body)}`);
 
-const broadcast = async () => {
+// A second template for the second broadcast: the same email to the same book twice in a row is refused (409).
+const tpl2 = await post(server.url, '/v1/admin/emails', {
+  name: 'Bench AEP reminder',
+  subject: 'AEP is open, {{first_name}}',
+  body_html: '<p>Hi {{first_name}}, AEP is open until December 7. {{agent_name}}</p>',
+});
+if (tpl2.status !== 201) throw new Error(`template: ${tpl2.status} ${JSON.stringify(tpl2.body)}`);
+const broadcast = async (emailId: unknown) => {
   const t = performance.now();
   const r = await post(server.url, '/v1/contacts/send_broadcast_email', {
-    email_id: tpl.body.id,
+    email_id: emailId,
     all: true,
     contacts_scope: {},
   });
@@ -84,7 +91,7 @@ const progressOf = async (broadcastId: number) =>
 
 // 1a. The pace: a broadcast with nothing killed, from the first message the stand-in received to the last.
 {
-  const pace = await broadcast();
+  const pace = await broadcast(tpl.body.id);
   const t = performance.now();
   for (;;) {
     const p = await progressOf(pace.id);
@@ -102,12 +109,13 @@ const progressOf = async (broadcastId: number) =>
     '>= 500',
     paceRate >= 500,
   );
+  console.log(`(pace broadcast: ${paceRate.toFixed(0)} messages/s)`);
   // The stand-in's inbox starts empty for the second broadcast: what follows counts its messages only.
   await q('delete from dev_mails');
 }
 
 // 1b. Exactly once through kills: a second broadcast to the same book.
-const sent = await broadcast();
+const sent = await broadcast(tpl2.body.id);
 const id = sent.id;
 judge('send_broadcast_email request', `${sent.ms.toFixed(0)} ms`, '<= 1000 ms', sent.ms <= 1000);
 const progress = () => progressOf(id);
