@@ -10,7 +10,8 @@
  *      signed: one stored event per (sid, status), every message still delivered (never moved backwards).
  *   3. An inbound STOP to the opt-out on record: p95 over BENCH_STOPS replies.
  *   4. The inbox with BENCH_INBOX (1,000,000) messages in the company: conversation list and a thread, p95 over HTTP.
- *   node --import tsx bench/sms.ts        (BENCH_RECIPIENTS, BENCH_KILLS, BENCH_SMS_RATE, BENCH_INBOX=0 skips 4, BENCH_DB)
+ *   node --import tsx bench/sms.ts        (BENCH_RECIPIENTS, BENCH_KILLS, BENCH_SMS_RATE, BENCH_INBOX=0 skips 4,
+ *                                          BENCH_SENDS=0 skips 1-3, BENCH_DB)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +33,7 @@ const RATE = Number(process.env.BENCH_SMS_RATE ?? 200);
 const CALLBACKS = Number(process.env.BENCH_CALLBACKS ?? 1_000);
 const STOPS = Number(process.env.BENCH_STOPS ?? 20);
 const INBOX = Number(process.env.BENCH_INBOX ?? 1_000_000);
+const SENDS = process.env.BENCH_SENDS !== '0';
 const SECRET_KEY = 'bench-secret-key-0123456789abcdef0123456789';
 const verdicts: Array<{ what: string; value: string; goal: string; ok: boolean }> = [];
 const judge = (what: string, value: string, goal: string, ok: boolean) => verdicts.push({ what, value, goal, ok });
@@ -167,260 +169,269 @@ const postgresCpu = () => {
 const cpuSince = (before: Map<number, number>) =>
   [...postgresCpu()].reduce((sum, [pid, s]) => sum + s - (before.get(pid) ?? 0), 0);
 
-// 1a. The pace: the same broadcast, nothing killed, on a journal of its own. The throttle (SMS_RATE) paces every
-// attempt, the ones the carrier refuses (10%) included: the carrier's own limit counts requests, not successes.
-let server = await startServer({ databaseUrl: db.url, env: { ...env, SMS_LOOPBACK_JOURNAL: paceJournal } });
-{
-  const paceAgent = await signInHttp(server.url, email);
-  const dbBefore = postgresCpu();
-  const pace = await broadcast(server.url, paceAgent.headers, 'Medicare questions? Call me. Reply STOP to opt out.');
-  const t = performance.now();
-  while (!(await finished(pace.id))) {
-    if (performance.now() - t > 15 * 60_000) throw new Error('the pace broadcast did not finish in 15 minutes');
+// BENCH_SENDS=0 skips 1-3 (the broadcasts, callbacks and STOP): the inbox alone, e.g. on a 100,000-contact book.
+let server: Awaited<ReturnType<typeof startServer>>;
+let agent: Awaited<ReturnType<typeof signInHttp>>;
+let kills = 0;
+if (SENDS) {
+  // 1a. The pace: the same broadcast, nothing killed, on a journal of its own. The throttle (SMS_RATE) paces every
+  // attempt, the ones the carrier refuses (10%) included: the carrier's own limit counts requests, not successes.
+  server = await startServer({ databaseUrl: db.url, env: { ...env, SMS_LOOPBACK_JOURNAL: paceJournal } });
+  {
+    const paceAgent = await signInHttp(server.url, email);
+    const dbBefore = postgresCpu();
+    const pace = await broadcast(server.url, paceAgent.headers, 'Medicare questions? Call me. Reply STOP to opt out.');
+    const t = performance.now();
+    while (!(await finished(pace.id))) {
+      if (performance.now() - t > 15 * 60_000) throw new Error('the pace broadcast did not finish in 15 minutes');
+      await sleep(200);
+    }
+    const dbCpu = cpuSince(dbBefore);
+    const all = attemptsIn(paceJournal).sort((a, b) => a.at - b.at);
+    const spanS = (all[all.length - 1].at - all[0].at) / 1000;
+    const attemptRate = (all.length - 1) / Math.max(0.001, spanS);
+    const accepted = all.filter((a) => a.sid).length;
+    judge(
+      `attempts/s the carrier received, no kills (SMS_RATE=${RATE}; ${accepted.toLocaleString()} taken, ${(all.length - accepted).toLocaleString()} refused, over ${spanS.toFixed(1)} s)`,
+      attemptRate.toFixed(0),
+      `>= ${RATE}`,
+      attemptRate >= RATE,
+    );
+    console.log(
+      `(pace broadcast: ${(accepted / Math.max(0.001, spanS)).toFixed(0)} texts/s taken, the carrier refusing 10%; PostgreSQL CPU ${dbCpu.toFixed(1)} s, ${((dbCpu * 1000) / accepted).toFixed(2)} ms a text)`,
+    );
+    await server.stop();
+    fs.rmSync(paceJournal, { force: true });
+  }
+
+  // 1b. Exactly once through kills: a second broadcast (its own rows; the book is the same), the server killed KILLS
+  // times while it sends.
+  server = await startServer({ databaseUrl: db.url, env });
+  agent = await signInHttp(server.url, email);
+  const sent = await broadcast(server.url, agent.headers, 'AEP opens Oct 15. Reply STOP to opt out.');
+  judge('send_broadcast_sms request', `${sent.ms.toFixed(0)} ms`, '<= 1000 ms', sent.ms <= 1000);
+
+  /** CPU seconds a process has used (user + system), from /proc: what the server spent, whatever else the machine ran. */
+  const cpuOf = (pid: number | undefined) => {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      return 0;
+    }
+  };
+  let cpuDone = 0;
+  let cutOff = 0;
+  let cpuNow = 0;
+  kills = 0;
+  let upMs = 0;
+  let upSince = performance.now();
+  const started = performance.now();
+  for (;;) {
+    if (await finished(sent.id)) break;
+    const got = taken().length;
+    cpuNow = cpuOf(server.process.pid);
+    if (kills < KILLS && got >= ((kills + 1) * allowed) / (KILLS + 1)) {
+      cpuNow = cpuOf(server.process.pid);
+      server.process.kill('SIGKILL');
+      cpuDone += cpuNow;
+      cpuNow = 0;
+      upMs += performance.now() - upSince;
+      kills++;
+      // What the kill cut off: texts handed to the carrier with no sid stored (the reconciler's to settle).
+      const [cut] = await q<{ nosid: number; sending: number }>(
+        `select count(*) filter (where sid is null)::int as nosid, count(*)::int as sending from sms_messages
+         where broadcast_id = $1 and status = 'sending'`,
+        [sent.id],
+      );
+      cutOff += Number(cut.nosid);
+      server = await startServer({ databaseUrl: db.url, env });
+      upSince = performance.now();
+      console.log(
+        `killed the server at ${got.toLocaleString()} taken by the carrier (kill ${kills}): ${cut.sending} texts left sending, ${cut.nosid} of them without a sid; restarted`,
+      );
+    }
+    if (performance.now() - started > 15 * 60_000) throw new Error('the broadcast did not finish in 15 minutes');
     await sleep(200);
   }
-  const dbCpu = cpuSince(dbBefore);
-  const all = attemptsIn(paceJournal).sort((a, b) => a.at - b.at);
-  const spanS = (all[all.length - 1].at - all[0].at) / 1000;
-  const attemptRate = (all.length - 1) / Math.max(0.001, spanS);
-  const accepted = all.filter((a) => a.sid).length;
-  judge(
-    `attempts/s the carrier received, no kills (SMS_RATE=${RATE}; ${accepted.toLocaleString()} taken, ${(all.length - accepted).toLocaleString()} refused, over ${spanS.toFixed(1)} s)`,
-    attemptRate.toFixed(0),
-    `>= ${RATE}`,
-    attemptRate >= RATE,
+  upMs += performance.now() - upSince;
+  const cpu = cpuDone + Math.max(cpuNow, cpuOf(server.process.pid));
+  const messages = taken();
+  // Seconds in which the carrier took anything: restarts excluded, but not the trickle of refused and cut-off sends
+  // settled after each restart, nor a restarted process's first seconds: what a crash costs, not the pace (1a).
+  const seconds = new Set(messages.map((m) => Math.floor(m.at / 1000))).size;
+  console.log(
+    `(through the kills: ${(messages.length / Math.max(1, seconds)).toFixed(0)} texts/s taken over the ${seconds} seconds in which the carrier took any)`,
   );
   console.log(
-    `(pace broadcast: ${(accepted / Math.max(0.001, spanS)).toFixed(0)} texts/s taken, the carrier refusing 10%; PostgreSQL CPU ${dbCpu.toFixed(1)} s, ${((dbCpu * 1000) / accepted).toFixed(2)} ms a text)`,
+    `(server process CPU: ${cpu.toFixed(0)} s for ${messages.length.toLocaleString()} texts, ${((cpu * 1000) / messages.length).toFixed(1)} ms a text, ~${(messages.length / cpu).toFixed(0)} texts/s a core, callbacks and restarts included)`,
   );
-  await server.stop();
-  fs.rmSync(paceJournal, { force: true });
-}
+  console.log(
+    `(${messages.length.toLocaleString()} messages over ${(upMs / 1000).toFixed(0)} s of server time, restarts and the recovery of cut-off sends included: ${(messages.length / (upMs / 1000)).toFixed(0)}/s)`,
+  );
 
-// 1b. Exactly once through kills: a second broadcast (its own rows; the book is the same), the server killed KILLS
-// times while it sends.
-server = await startServer({ databaseUrl: db.url, env });
-let agent = await signInHttp(server.url, email);
-const sent = await broadcast(server.url, agent.headers, 'AEP opens Oct 15. Reply STOP to opt out.');
-judge('send_broadcast_sms request', `${sent.ms.toFixed(0)} ms`, '<= 1000 ms', sent.ms <= 1000);
-
-/** CPU seconds a process has used (user + system), from /proc: what the server spent, whatever else the machine ran. */
-const cpuOf = (pid: number | undefined) => {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
+  const byPhone = new Map<string, number>();
+  for (const m of messages) byPhone.set(m.to, (byPhone.get(m.to) ?? 0) + 1);
+  const phones = await q<{ phone: string; status: string }>(
+    `select c.phone, k.status from contacts c join contact_consents k on k.contact_id = c.id and k.channel = 'sms'
+     where c.company_id = $1`,
+    [companyId],
+  );
+  let reached = 0;
+  let extra = 0;
+  let toOptedOut = 0;
+  let toLandline = 0;
+  for (const p of phones) {
+    const n = byPhone.get(`+${p.phone}`) ?? 0;
+    if (p.status === 'opted_out') toOptedOut += n;
+    else if (/9\d{3}$/.test(p.phone)) toLandline += n;
+    else if (n) reached++;
+    if (n > 1) extra += n - 1;
   }
-};
-let cpuDone = 0;
-let cutOff = 0;
-let cpuNow = 0;
-let kills = 0;
-let upMs = 0;
-let upSince = performance.now();
-const started = performance.now();
-for (;;) {
-  if (await finished(sent.id)) break;
-  const got = taken().length;
-  cpuNow = cpuOf(server.process.pid);
-  if (kills < KILLS && got >= ((kills + 1) * allowed) / (KILLS + 1)) {
-    cpuNow = cpuOf(server.process.pid);
-    server.process.kill('SIGKILL');
-    cpuDone += cpuNow;
-    cpuNow = 0;
-    upMs += performance.now() - upSince;
-    kills++;
-    // What the kill cut off: texts handed to the carrier with no sid stored (the reconciler's to settle).
-    const [cut] = await q<{ nosid: number; sending: number }>(
-      `select count(*) filter (where sid is null)::int as nosid, count(*)::int as sending from sms_messages
-       where broadcast_id = $1 and status = 'sending'`,
+  judge('allowed recipients texted', `${reached} of ${allowed}`, `= ${allowed}`, reached === allowed);
+  judge('texts beyond one per recipient', String(extra), '0', extra === 0);
+  judge('texts to opted-out or landline numbers', `${toOptedOut} / ${toLandline}`, '0 / 0', !toOptedOut && !toLandline);
+  // The carrier's callbacks of the last texts may still be on their way through the webhook jobs, and those a kill
+  // lost are settled by the every-minute reconciler.
+  for (let i = 0; i < 750; i++) {
+    const [{ n }] = await q<{ n: number }>(
+      `select count(*)::int as n from sms_messages where broadcast_id = $1 and status in ('queued', 'sending')`,
       [sent.id],
     );
-    cutOff += Number(cut.nosid);
-    server = await startServer({ databaseUrl: db.url, env });
-    upSince = performance.now();
-    console.log(
-      `killed the server at ${got.toLocaleString()} taken by the carrier (kill ${kills}): ${cut.sending} texts left sending, ${cut.nosid} of them without a sid; restarted`,
-    );
+    if (Number(n) === 0) break;
+    await sleep(200);
   }
-  if (performance.now() - started > 15 * 60_000) throw new Error('the broadcast did not finish in 15 minutes');
-  await sleep(200);
-}
-upMs += performance.now() - upSince;
-const cpu = cpuDone + Math.max(cpuNow, cpuOf(server.process.pid));
-const messages = taken();
-// Seconds in which the carrier took anything: restarts excluded, but not the trickle of refused and cut-off sends
-// settled after each restart, nor a restarted process's first seconds: what a crash costs, not the pace (1a).
-const seconds = new Set(messages.map((m) => Math.floor(m.at / 1000))).size;
-console.log(
-  `(through the kills: ${(messages.length / Math.max(1, seconds)).toFixed(0)} texts/s taken over the ${seconds} seconds in which the carrier took any)`,
-);
-console.log(
-  `(server process CPU: ${cpu.toFixed(0)} s for ${messages.length.toLocaleString()} texts, ${((cpu * 1000) / messages.length).toFixed(1)} ms a text, ~${(messages.length / cpu).toFixed(0)} texts/s a core, callbacks and restarts included)`,
-);
-console.log(
-  `(${messages.length.toLocaleString()} messages over ${(upMs / 1000).toFixed(0)} s of server time, restarts and the recovery of cut-off sends included: ${(messages.length / (upMs / 1000)).toFixed(0)}/s)`,
-);
-
-const byPhone = new Map<string, number>();
-for (const m of messages) byPhone.set(m.to, (byPhone.get(m.to) ?? 0) + 1);
-const phones = await q<{ phone: string; status: string }>(
-  `select c.phone, k.status from contacts c join contact_consents k on k.contact_id = c.id and k.channel = 'sms'
-   where c.company_id = $1`,
-  [companyId],
-);
-let reached = 0;
-let extra = 0;
-let toOptedOut = 0;
-let toLandline = 0;
-for (const p of phones) {
-  const n = byPhone.get(`+${p.phone}`) ?? 0;
-  if (p.status === 'opted_out') toOptedOut += n;
-  else if (/9\d{3}$/.test(p.phone)) toLandline += n;
-  else if (n) reached++;
-  if (n > 1) extra += n - 1;
-}
-judge('allowed recipients texted', `${reached} of ${allowed}`, `= ${allowed}`, reached === allowed);
-judge('texts beyond one per recipient', String(extra), '0', extra === 0);
-judge('texts to opted-out or landline numbers', `${toOptedOut} / ${toLandline}`, '0 / 0', !toOptedOut && !toLandline);
-// The carrier's callbacks of the last texts may still be on their way through the webhook jobs, and those a kill
-// lost are settled by the every-minute reconciler.
-for (let i = 0; i < 750; i++) {
-  const [{ n }] = await q<{ n: number }>(
-    `select count(*)::int as n from sms_messages where broadcast_id = $1 and status in ('queued', 'sending')`,
-    [sent.id],
+  const [money] = await q<{ debits: number; keys: number; charged: number; stuck: number }>(
+    `with mine as (select 'sms:' || id as key from sms_messages where broadcast_id = $1)
+     select (select count(*)::int from ledger_transactions t where t.company_id = $2 and t.idempotency_key in (select key from mine)) as debits,
+       (select count(distinct idempotency_key)::int from ledger_transactions t where t.company_id = $2 and t.idempotency_key in (select key from mine)) as keys,
+       (select count(*)::int from sms_messages where broadcast_id = $1 and charged_cents > 0) as charged,
+       (select count(*)::int from sms_messages where broadcast_id = $1 and (sid is null or status in ('queued', 'sending'))) as stuck`,
+    [sent.id, companyId],
   );
-  if (Number(n) === 0) break;
-  await sleep(200);
-}
-const [money] = await q<{ debits: number; keys: number; charged: number; stuck: number }>(
-  `with mine as (select 'sms:' || id as key from sms_messages where broadcast_id = $1)
-   select (select count(*)::int from ledger_transactions t where t.company_id = $2 and t.idempotency_key in (select key from mine)) as debits,
-     (select count(distinct idempotency_key)::int from ledger_transactions t where t.company_id = $2 and t.idempotency_key in (select key from mine)) as keys,
-     (select count(*)::int from sms_messages where broadcast_id = $1 and charged_cents > 0) as charged,
-     (select count(*)::int from sms_messages where broadcast_id = $1 and (sid is null or status in ('queued', 'sending'))) as stuck`,
-  [sent.id, companyId],
-);
-judge(
-  'debits per message taken by the carrier',
-  `${money.debits} debits (${money.keys} keys) for ${messages.length} texts`,
-  'one each',
-  money.debits === messages.length && money.keys === money.debits && money.charged === money.debits,
-);
-judge(
-  `messages left without a carrier id or final answer (${cutOff} cut off without a sid by the kills)`,
-  String(money.stuck),
-  '0',
-  Number(money.stuck) === 0,
-);
-
-// 2. Status callbacks x3, shuffled: queued after delivered after sent.
-const { authToken } = loopbackAccount(SECRET_KEY);
-const sample = await q<{ sid: string; to_phone: string }>(
-  `select sid, to_phone from sms_messages where broadcast_id = $1 and sid is not null order by random() limit $2`,
-  [sent.id, CALLBACKS],
-);
-/** A callback as Twilio posts it: form fields, signed over the public URL with the account's token. */
-const twilioPost = async (url: string, params: Record<string, string>) => {
-  const r = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-twilio-signature': twilio.getExpectedTwilioSignature(authToken, url, params),
-    },
-    body: new URLSearchParams(params).toString(),
-  });
-  await r.arrayBuffer();
-  return r.status;
-};
-const statusUrl = `${server.url}/v1/webhooks/twilio/sms-status`;
-const posts = sample.flatMap((m) =>
-  ['delivered', 'sent', 'queued'].map((status) => ({
-    MessageSid: m.sid,
-    SmsSid: m.sid,
-    AccountSid: 'ACbench',
-    From: `+${OUR_NUMBER}`,
-    To: `+${m.to_phone}`,
-    MessageStatus: status,
-    SmsStatus: status,
-  })),
-);
-const tripled = [...posts, ...posts, ...posts].sort(() => Math.random() - 0.5);
-const cb0 = performance.now();
-let refused = 0;
-await Promise.all(
-  Array.from({ length: 16 }, async (_, lane) => {
-    for (let i = lane; i < tripled.length; i += 16) {
-      if ((await twilioPost(statusUrl, tripled[i])) !== 200) refused++;
-    }
-  }),
-);
-const cbSecs = (performance.now() - cb0) / 1000;
-for (let i = 0; ; i++) {
-  const [{ n }] = await q<{ n: number }>(
-    `select count(*)::int as n from webhook_events where provider = 'twilio' and processed_at is null`,
+  judge(
+    'debits per message taken by the carrier',
+    `${money.debits} debits (${money.keys} keys) for ${messages.length} texts`,
+    'one each',
+    money.debits === messages.length && money.keys === money.debits && money.charged === money.debits,
   );
-  if (Number(n) === 0) break;
-  if (i > 600) throw new Error('status callbacks not processed in 2 minutes');
-  await sleep(200);
-}
-const sids = sample.map((m) => m.sid);
-const [cb] = await q<{ events: number; pairs: number; messages: number; delivered: number }>(
-  `select (select count(*)::int from webhook_events where provider = 'twilio' and split_part(event_id, ':', 1) = any($1)) as events,
-     (select count(distinct event_id)::int from webhook_events where provider = 'twilio' and split_part(event_id, ':', 1) = any($1)) as pairs,
-     (select count(*)::int from sms_messages where sid = any($1)) as messages,
-     (select count(*)::int from sms_messages where sid = any($1) and status = 'delivered') as delivered`,
-  [sids],
-);
-console.log(`(${tripled.length.toLocaleString()} callbacks posted in ${cbSecs.toFixed(1)} s, ${refused} refused)`);
-judge(
-  'stored events per (sid, status)',
-  `${cb.events} rows / ${cb.pairs} pairs`,
-  'rows = pairs',
-  cb.events === cb.pairs,
-);
-judge(
-  'messages after the shuffled callbacks: rows, delivered',
-  `${cb.messages} rows, ${cb.delivered} delivered of ${sample.length}`,
-  `${sample.length} rows, all delivered`,
-  cb.messages === sample.length && cb.delivered === sample.length && refused === 0,
-);
+  judge(
+    `messages left without a carrier id or final answer (${cutOff} cut off without a sid by the kills)`,
+    String(money.stuck),
+    '0',
+    Number(money.stuck) === 0,
+  );
 
-// 3. Inbound STOP to the opt-out on record.
-const inboundUrl = `${server.url}/v1/webhooks/twilio/sms-inbound`;
-const stoppers = await q<{ id: number; phone: string }>(
-  `select c.id, c.phone from contacts c join contact_consents k on k.contact_id = c.id and k.channel = 'sms'
-   where c.company_id = $1 and k.status = 'allowed' order by random() limit $2`,
-  [companyId, STOPS],
-);
-const stopMs: number[] = [];
-for (const [i, c] of stoppers.entries()) {
-  const params = {
-    MessageSid: `SMbenchstop${i}${Date.now()}`,
-    AccountSid: 'ACbench',
-    From: `+${c.phone}`,
-    To: `+${OUR_NUMBER}`,
-    Body: i % 2 ? 'STOP' : 'please stop texting me',
-    NumMedia: '0',
-    NumSegments: '1',
-    SmsStatus: 'received',
+  // 2. Status callbacks x3, shuffled: queued after delivered after sent.
+  const { authToken } = loopbackAccount(SECRET_KEY);
+  const sample = await q<{ sid: string; to_phone: string }>(
+    `select sid, to_phone from sms_messages where broadcast_id = $1 and sid is not null order by random() limit $2`,
+    [sent.id, CALLBACKS],
+  );
+  /** A callback as Twilio posts it: form fields, signed over the public URL with the account's token. */
+  const twilioPost = async (url: string, params: Record<string, string>) => {
+    const r = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': twilio.getExpectedTwilioSignature(authToken, url, params),
+      },
+      body: new URLSearchParams(params).toString(),
+    });
+    await r.arrayBuffer();
+    return r.status;
   };
-  const s0 = performance.now();
-  const status = await twilioPost(inboundUrl, params);
-  if (status !== 200) throw new Error(`inbound: ${status}`);
-  for (;;) {
-    const [k] = await q<{ status: string }>(
-      `select status from contact_consents where contact_id = $1 and channel = 'sms' and sender_id = 0`,
-      [c.id],
+  const statusUrl = `${server.url}/v1/webhooks/twilio/sms-status`;
+  const posts = sample.flatMap((m) =>
+    ['delivered', 'sent', 'queued'].map((status) => ({
+      MessageSid: m.sid,
+      SmsSid: m.sid,
+      AccountSid: 'ACbench',
+      From: `+${OUR_NUMBER}`,
+      To: `+${m.to_phone}`,
+      MessageStatus: status,
+      SmsStatus: status,
+    })),
+  );
+  const tripled = [...posts, ...posts, ...posts].sort(() => Math.random() - 0.5);
+  const cb0 = performance.now();
+  let refused = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async (_, lane) => {
+      for (let i = lane; i < tripled.length; i += 16) {
+        if ((await twilioPost(statusUrl, tripled[i])) !== 200) refused++;
+      }
+    }),
+  );
+  const cbSecs = (performance.now() - cb0) / 1000;
+  for (let i = 0; ; i++) {
+    const [{ n }] = await q<{ n: number }>(
+      `select count(*)::int as n from webhook_events where provider = 'twilio' and processed_at is null`,
     );
-    if (k?.status === 'opted_out') break;
-    if (performance.now() - s0 > 10_000) throw new Error(`STOP from ${c.phone} not recorded in 10 s`);
-    await sleep(5);
+    if (Number(n) === 0) break;
+    if (i > 600) throw new Error('status callbacks not processed in 2 minutes');
+    await sleep(200);
   }
-  stopMs.push(performance.now() - s0);
+  const sids = sample.map((m) => m.sid);
+  const [cb] = await q<{ events: number; pairs: number; messages: number; delivered: number }>(
+    `select (select count(*)::int from webhook_events where provider = 'twilio' and split_part(event_id, ':', 1) = any($1)) as events,
+       (select count(distinct event_id)::int from webhook_events where provider = 'twilio' and split_part(event_id, ':', 1) = any($1)) as pairs,
+       (select count(*)::int from sms_messages where sid = any($1)) as messages,
+       (select count(*)::int from sms_messages where sid = any($1) and status = 'delivered') as delivered`,
+    [sids],
+  );
+  console.log(`(${tripled.length.toLocaleString()} callbacks posted in ${cbSecs.toFixed(1)} s, ${refused} refused)`);
+  judge(
+    'stored events per (sid, status)',
+    `${cb.events} rows / ${cb.pairs} pairs`,
+    'rows = pairs',
+    cb.events === cb.pairs,
+  );
+  judge(
+    'messages after the shuffled callbacks: rows, delivered',
+    `${cb.messages} rows, ${cb.delivered} delivered of ${sample.length}`,
+    `${sample.length} rows, all delivered`,
+    cb.messages === sample.length && cb.delivered === sample.length && refused === 0,
+  );
+
+  // 3. Inbound STOP to the opt-out on record.
+  const inboundUrl = `${server.url}/v1/webhooks/twilio/sms-inbound`;
+  const stoppers = await q<{ id: number; phone: string }>(
+    `select c.id, c.phone from contacts c join contact_consents k on k.contact_id = c.id and k.channel = 'sms'
+     where c.company_id = $1 and k.status = 'allowed' order by random() limit $2`,
+    [companyId, STOPS],
+  );
+  const stopMs: number[] = [];
+  for (const [i, c] of stoppers.entries()) {
+    const params = {
+      MessageSid: `SMbenchstop${i}${Date.now()}`,
+      AccountSid: 'ACbench',
+      From: `+${c.phone}`,
+      To: `+${OUR_NUMBER}`,
+      Body: i % 2 ? 'STOP' : 'please stop texting me',
+      NumMedia: '0',
+      NumSegments: '1',
+      SmsStatus: 'received',
+    };
+    const s0 = performance.now();
+    const status = await twilioPost(inboundUrl, params);
+    if (status !== 200) throw new Error(`inbound: ${status}`);
+    for (;;) {
+      const [k] = await q<{ status: string }>(
+        `select status from contact_consents where contact_id = $1 and channel = 'sms' and sender_id = 0`,
+        [c.id],
+      );
+      if (k?.status === 'opted_out') break;
+      if (performance.now() - s0 > 10_000) throw new Error(`STOP from ${c.phone} not recorded in 10 s`);
+      await sleep(5);
+    }
+    stopMs.push(performance.now() - s0);
+  }
+  atMostMs(`inbound STOP to the opt-out on record, p95 of ${STOPS}`, p95(stopMs), 1000);
+} else {
+  server = await startServer({ databaseUrl: db.url, env });
+  agent = await signInHttp(server.url, email);
 }
-atMostMs(`inbound STOP to the opt-out on record, p95 of ${STOPS}`, p95(stopMs), 1000);
 
 // 4. The inbox with INBOX messages in the company.
 if (INBOX > 0) {
