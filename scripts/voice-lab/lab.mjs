@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { APT_ARGS, APT_LOCK } from '../chromium.mjs';
 import { kamailioConfig } from './kamailio-cfg.mjs';
 import { startRelay } from './relay.mjs';
 import { ANSWERER_XML, carrierXml } from './sipp.mjs';
@@ -39,12 +40,14 @@ export function ensureLabInstalled(log = console.log) {
   if (missing.length === 0 || process.getuid?.() !== 0) return missing;
   log(`Installing the voice lab's Debian packages: ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () =>
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
+  // One apt-get at a time (scripts/chromium.mjs): the browser flows may be installing Chromium beside us.
+  const apt = (...args) =>
+    execFileSync('flock', [APT_LOCK, 'apt-get', ...APT_ARGS, ...args], { stdio: 'inherit', env });
+  const install = () => apt('install', '-y', '-qq', '--no-install-recommends', ...missing);
   try {
     install();
   } catch {
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    apt('update', '-qq');
     install();
   }
   return missingPackages();
