@@ -181,7 +181,17 @@ describe('concurrency', () => {
         () => null,
         (err: unknown) => err,
       );
-      setTimeout(release, 300);
+      // Released once the batch's write waits on the top-up's row lock: its read is then surely before the top-up's
+      // commit. (A fixed 300 ms let a starved runner read after the commit, and the batch posted without a conflict.)
+      for (let i = 0; i < 200; i++) {
+        const [{ n }] = await t.database.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity
+           where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`,
+        );
+        if (n > 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      release();
       await topping;
       expect(await racing).toMatchObject({ cause: { code: '40001' } });
       expect(await balanceOf(w)).toBe(1_500);

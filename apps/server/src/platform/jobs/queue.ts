@@ -65,6 +65,8 @@ export class JobQueue {
   private running = new Map<number, { name: string; promise: Promise<void>; abort: AbortController }>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
+  /** The poller's loop while it runs: stop() waits for it, so a claim in flight is not left running unwatched. */
+  private looping: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private tickHooks: Array<() => Promise<void>> = [];
   private workers: Array<{ start(): void; stop(): Promise<void> }> = [];
@@ -161,13 +163,17 @@ export class JobQueue {
     if (!this.stopped) return;
     this.stopped = false;
     for (const w of this.workers) w.start();
-    void this.loop();
+    this.looping = this.loop();
   }
 
   async stop() {
     this.stopped = true;
     this.wake?.();
     await Promise.allSettled(this.workers.map((w) => w.stop()));
+    // A claim the loop had in flight (a transaction of its own) may still hand it a job: wait for the loop to see
+    // the stop, then abort what runs. Before, such a job outlived stop() and wrote to a closed pool.
+    await this.looping;
+    this.looping = null;
     for (const r of this.running.values()) r.abort.abort();
     await Promise.allSettled([...this.running.values()].map((r) => r.promise));
   }
@@ -200,6 +206,7 @@ export class JobQueue {
       } catch (err) {
         console.error('job runner error', (err as Error).message);
       }
+      if (this.stopped) break;
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         this.timer = setTimeout(resolve, this.pollMs);
