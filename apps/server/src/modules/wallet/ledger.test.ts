@@ -171,11 +171,18 @@ describe('concurrency', () => {
       const held = new Promise<void>((r) => {
         release = r;
       });
-      // A top-up holds the wallet's row, uncommitted, while the unlocked batch reads 1,000 and tries to write.
+      // A top-up holds the wallet's row, uncommitted, while the unlocked batch reads 1,000 and tries to write. The
+      // batch starts only once the top-up has the row: started together, a loaded runner could run its write first.
+      let locked!: () => void;
+      const hasRow = new Promise<void>((r) => {
+        locked = r;
+      });
       const topping = t.database.db.transaction(async (tx) => {
         await applyMovements(tx, [topUp(w, 500, `race-top-${w}`)]);
+        locked();
         await held;
       });
+      await hasRow;
       // Its refusal can arrive before the top-up's COMMIT answer: handled from the start, or it is an unhandled rejection.
       const racing = applyMovementsUnlocked(t.database.db, [debit(w, 100, `race-${w}`)]).then(
         () => null,

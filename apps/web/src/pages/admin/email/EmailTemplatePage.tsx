@@ -21,7 +21,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { errorMessage } from '../../../api/client';
 import { emailAdminApi, type TemplateInput } from '../../../api/email';
 import { callQuery, qk } from '../../../api/queries';
@@ -51,7 +51,18 @@ function takeGenerated(): Partial<TemplateInput> | null {
 
 const EMPTY: TemplateInput = { name: '', subject: '', body_html: '<p></p>', category: 'other', active: true };
 
-function Editor({ initial, id, generated }: { initial: TemplateInput; id: number | null; generated: boolean }) {
+function Editor({
+  initial,
+  id,
+  generated,
+  justCreated,
+}: {
+  initial: TemplateInput;
+  id: number | null;
+  generated: boolean;
+  /** Opened right after this template was created on /new: the save's confirmation carries over. */
+  justCreated: boolean;
+}) {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [t, setT] = useState<TemplateInput>(initial);
@@ -67,7 +78,9 @@ function Editor({ initial, id, generated }: { initial: TemplateInput; id: number
     mutationFn: () => (id ? emailAdminApi.update(id, t) : emailAdminApi.create(t)),
     onSuccess: (saved) => {
       void qc.invalidateQueries({ queryKey: qk('GET /v1/admin/emails') });
-      if (!id) navigate(`/admin/email-management/${saved.id}`, { replace: true });
+      // The editor of the new address is a new one (keyed by id): it is told the save went through, or "Saved."
+      // vanished with the old one before anyone could read it.
+      if (!id) navigate(`/admin/email-management/${saved.id}`, { replace: true, state: { saved: true } });
       else setT({ ...t, body_html: saved.body_html });
     },
   });
@@ -126,7 +139,7 @@ function Editor({ initial, id, generated }: { initial: TemplateInput; id: number
             {errorMessage(save.error)}
           </Alert>
         )}
-        {save.isSuccess && (
+        {(save.isSuccess || (justCreated && save.isIdle)) && (
           <Alert color="green" role="status">
             Saved.
           </Alert>
@@ -178,6 +191,8 @@ function Editor({ initial, id, generated }: { initial: TemplateInput; id: number
 
 export function EmailTemplatePage() {
   const { id } = useParams();
+  const location = useLocation();
+  const justCreated = Boolean((location.state as { saved?: boolean } | null)?.saved);
   const numeric = id && /^\d+$/.test(id) ? Number(id) : null;
   const existing = useQuery({
     ...callQuery('GET /v1/admin/emails/{id}', { params: { id: numeric ?? '' } }),
@@ -201,6 +216,7 @@ export function EmailTemplatePage() {
           key={numeric ?? 'new'}
           id={numeric}
           generated={Boolean(generated)}
+          justCreated={justCreated}
           initial={existing.data ? { ...existing.data } : { ...EMPTY, ...(generated ?? {}) }}
         />
       )}
