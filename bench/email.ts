@@ -9,9 +9,8 @@
  *   node --import tsx bench/email.ts        (BENCH_RECIPIENTS=5000 for a quick run; BENCH_KILLS, BENCH_DB)
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import pg from 'pg';
-import { benchDatabase, benchEmail, signInHttp, startServer } from './http-harness.js';
+import { benchDatabase, benchEmail, cpuOf, signInHttp, startServer } from './http-harness.js';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
 const KILLS = Number(process.env.BENCH_KILLS ?? 5);
@@ -89,16 +88,6 @@ const progressOf = async (broadcastId: number) =>
       [broadcastId],
     )
   )[0];
-
-/** CPU seconds a process has used (user + system), from /proc. */
-const cpuOf = (pid: number | undefined) => {
-  try {
-    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-};
 
 // 1a. The pace: a broadcast with nothing killed, from the first message the stand-in received to the last.
 {

@@ -12,6 +12,7 @@
  *   verdicts.push(atLeast('GET /v1/users/me req/s @10', r.rps, 3000, 'req/s'));
  *   printVerdicts(verdicts); await server.stop(); await db.done();
  */
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/platform/db/client.js';
@@ -99,6 +100,16 @@ async function readSeeded(q: <T>(text: string, params?: unknown[]) => Promise<T[
 }
 
 export type RunningServer = ServerProcess;
+
+/** CPU seconds a process has used (user + system), from /proc: what it spent, whatever else the machine ran. */
+export function cpuOf(pid: number | undefined): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 /**
  * The per-user ceiling is raised for benches: one simulated person per connection sends hundreds of requests a

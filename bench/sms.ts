@@ -25,7 +25,7 @@ import { grantPlan } from '../apps/server/src/modules/usage-plans/test-helpers.j
 import { ensureCompanyAccount, ensureUserWallet } from '../apps/server/src/modules/wallet/accounts.js';
 import { Ledger } from '../apps/server/src/modules/wallet/poster.js';
 import { openDatabase } from '../apps/server/src/platform/db/client.js';
-import { AGENTS, benchDatabase, signInHttp, startServer } from './http-harness.js';
+import { AGENTS, benchDatabase, cpuOf, signInHttp, startServer } from './http-harness.js';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 5_000);
 const KILLS = Number(process.env.BENCH_KILLS ?? 5);
@@ -211,15 +211,6 @@ if (SENDS) {
   const sent = await broadcast(server.url, agent.headers, 'AEP opens Oct 15. Reply STOP to opt out.');
   judge('send_broadcast_sms request', `${sent.ms.toFixed(0)} ms`, '<= 1000 ms', sent.ms <= 1000);
 
-  /** CPU seconds a process has used (user + system), from /proc: what the server spent, whatever else the machine ran. */
-  const cpuOf = (pid: number | undefined) => {
-    try {
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return (Number(f[11]) + Number(f[12])) / 100;
-    } catch {
-      return 0;
-    }
-  };
   let cpuDone = 0;
   let cutOff = 0;
   let cpuNow = 0;
