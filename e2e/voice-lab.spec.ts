@@ -119,8 +119,11 @@ test('an outbound call to the lab answerer: audio both ways, recording paused an
     // Sound for most of what was recorded, both ways.
     expect(l.loud, leg).toBeGreaterThan(l.seconds * 0.5);
     // The paused stretch is missing: what was kept is the call less the pause, give or take media setup (the far
-    // end sends from its 200 OK, the browser once DTLS is up) and the call's duration rounded up to the second.
-    expect(l.seconds, leg).toBeLessThan(done.duration_s! - pausedS + 2.5);
+    // end sends from its 200 OK, the browser once DTLS is up) and the call's duration rounded up to the second. The
+    // far end kept 2.1-2.6 s more than that in three full runs (the pause is measured from the button, and the
+    // server applies it a moment later), so 3.5 s; a recording that ignored the pause would keep the whole call,
+    // several seconds over this bound.
+    expect(l.seconds, leg).toBeLessThan(done.duration_s! - pausedS + 3.5);
     expect(l.seconds, leg).toBeGreaterThan(done.duration_s! - pausedS - 4);
   }
 });
