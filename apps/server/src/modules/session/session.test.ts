@@ -143,6 +143,63 @@ describe('DELETE /v1/sessions', () => {
   });
 });
 
+describe('a request that still carries an ended session', () => {
+  const cookieNames = (res: { headers: Record<string, unknown> }) =>
+    [res.headers['set-cookie'] ?? []].flat().map((c) => String(c).split('=')[0]);
+
+  it('writes no cookie after a return from an impersonation, so it cannot undo the admin session a reply before it set', async () => {
+    const admin = await signIn(t.app, DEMO('admin'));
+    const adminId = (await admin.get('/v1/users/me')).body.id;
+    const [agent] = await db()
+      .select()
+      .from(users)
+      .where(eq(users.email, DEMO('agent')));
+    const impersonation = admin.cookies.get('harbor_session')!;
+    await db()
+      .update(sessions)
+      .set({ userId: agent.id, loginStack: [{ kind: 'logged_as_admin', user_id: adminId, name: 'Alicia Grant' }] })
+      .where(eq(sessions.tokenHash, hashToken(impersonation)));
+    const oldCsrf = admin.cookies.get('csrf_token')!;
+    expect((await admin.delete('/v1/sessions')).status).toBe(200);
+    // A page's query sent with the impersonation's cookies, answered after the return.
+    const late = new Client(t.app);
+    late.cookies.set('harbor_session', impersonation);
+    late.cookies.set('csrf_token', oldCsrf);
+    const res = await late.get('/v1/users/api_keys');
+    expect(res.status).toBe(401);
+    expect(cookieNames(res)).toEqual([]);
+    expect((await admin.get('/v1/users/me')).body.email).toBe(DEMO('admin'));
+  });
+
+  it('lets a browser whose session expired sign in with the token it holds, and clears an unknown cookie', async () => {
+    const c = await signIn(t.app, DEMO('telemarketer'));
+    const id = (await c.get('/v1/users/me')).body.id;
+    await db()
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 3 * 3_600_000) })
+      .where(eq(sessions.userId, id));
+    const expired = await c.get('/v1/users/me');
+    expect(expired.status).toBe(401);
+    expect(cookieNames(expired)).toEqual([]);
+    const again = await c.post('/v1/sessions', { email: DEMO('telemarketer'), password: DEMO_PASSWORD });
+    expect(again.status).toBe(200);
+    expect((await c.get('/v1/users/me')).body.id).toBe(id);
+    // A forged token is still refused on that path.
+    const forged = new Client(t.app);
+    forged.cookies.set('harbor_session', c.cookies.get('harbor_session')!);
+    await c.delete('/v1/sessions');
+    forged.cookies.set('csrf_token', 'forged');
+    expect((await forged.post('/v1/sessions', { email: DEMO('telemarketer'), password: DEMO_PASSWORD })).status).toBe(
+      403,
+    );
+    const unknown = new Client(t.app);
+    unknown.cookies.set('harbor_session', 'x'.repeat(43));
+    const res = await unknown.get('/v1/users/me');
+    expect(res.status).toBe(401);
+    expect(cookieNames(res)).toContain('harbor_session');
+  });
+});
+
 describe('session timeouts', () => {
   it('refuses a session idle longer than the idle timeout', async () => {
     const c = await signIn(t.app, DEMO('telemarketer'));

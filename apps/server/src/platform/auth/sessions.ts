@@ -85,6 +85,16 @@ export async function findSession(db: Db, config: Config, token: string) {
   return row ?? null;
 }
 
+/** The id of the session behind a token whatever its state (only asked once the live lookup found none). */
+export async function findEndedSessionId(db: Db, token: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(eq(sessions.tokenHash, hashToken(token)))
+    .limit(1);
+  return row ? Number(row.id) : null;
+}
+
 export async function endSession(db: Db, sessionId: number) {
   await db.update(sessions).set({ endedAt: new Date() }).where(eq(sessions.id, sessionId));
   invalidateAuth({ sessions: [sessionId] });

@@ -20,6 +20,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The token this request must carry, set by the pipeline once the session is known. */
     csrfExpected: string | null;
+    /** A second token accepted: the ended session's, for a request that still carries its cookie. */
+    csrfAlso: string | null;
   }
 }
 
@@ -74,6 +76,19 @@ export function ensureCsrfCookie(
   if (req.cookies[CSRF_COOKIE] !== expected) reply.setCookie(CSRF_COOKIE, expected, cookieOptions(secure, false));
 }
 
+/**
+ * A request carrying the cookie of a session that has ended (signed out, returned from, replaced by a sign-in) or
+ * expired. Its reply writes no cookie: it may reach the browser after the reply that set the browser's next
+ * session, and would then undo it (a query still in flight when an admin returned from an impersonation signed the
+ * admin out). The browser still holds that session's token, so it is accepted beside the pre-login one: the sign-in
+ * that follows an expired session goes through without a repair of the cookie.
+ */
+export function expectForEndedSession(req: FastifyRequest, config: Config, endedSessionId: number) {
+  const pre = req.cookies[PRE_SESSION_COOKIE];
+  req.csrfExpected = sessionCsrfToken(config.secretKey, { id: endedSessionId });
+  req.csrfAlso = pre && /^[A-Za-z0-9_-]{32,64}$/.test(pre) ? tokenFor(config.secretKey, `pre:${pre}`) : null;
+}
+
 /** After sign-out: the browser continues with a pre-login token at once (its next request may be a sign-in). */
 export function setPreLoginCsrfCookie(req: FastifyRequest, reply: FastifyReply, config: Config, secure: boolean) {
   reply.setCookie(CSRF_COOKIE, preLoginToken(req, reply, config, secure), cookieOptions(secure, false));
@@ -82,7 +97,8 @@ export function setPreLoginCsrfCookie(req: FastifyRequest, reply: FastifyReply, 
 export function checkCsrf(req: FastifyRequest) {
   const header = req.headers[CSRF_HEADER];
   const value = Array.isArray(header) ? header[0] : header;
-  if (!req.csrfExpected || !value || !timingSafeEqual(req.csrfExpected, value)) {
+  const ok = (expected: string | null) => !!expected && !!value && timingSafeEqual(expected, value);
+  if (!ok(req.csrfExpected) && !ok(req.csrfAlso)) {
     throw new HttpError(403, { csrf: ['Invalid or missing CSRF token. Reload the page and try again.'] });
   }
 }

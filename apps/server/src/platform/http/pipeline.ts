@@ -11,7 +11,7 @@ import type { AuthContext } from '../auth/context.js';
 import { assertOwnerAtKeyboard } from '../auth/security-guard.js';
 import { cookieOptions } from '../auth/sessions.js';
 import type { TenantRegistry } from '../tenancy.js';
-import { checkCsrf, ensureCsrfCookie } from './csrf.js';
+import { CSRF_COOKIE, checkCsrf, ensureCsrfCookie, expectForEndedSession } from './csrf.js';
 import { forbidden, HttpError, notFound, unauthorized } from './errors.js';
 import { requireFeature } from './feature-guard.js';
 import { installIdempotency } from './idempotency.js';
@@ -63,6 +63,8 @@ export function installPipeline(app: FastifyInstance, limiter: RateLimiter, tena
   app.decorateRequest('auth', null);
   app.decorateRequest('pendingAuth', null);
   app.decorateRequest('csrfExpected', null);
+  app.decorateRequest('csrfAlso', null);
+  app.decorateRequest('endedSessionId', null);
   const declared: RouteOptions[] = [];
   app.decorate('declaredRoutes', declared);
   app.addHook('onRoute', (route) => {
@@ -84,7 +86,10 @@ export function installPipeline(app: FastifyInstance, limiter: RateLimiter, tena
     await authenticate(app, req, reply);
     if (limits) await limitCaller(req, limiter, access, ownKey === 'address' ? null : own);
     // Before authorize: even a 401 hands the browser the token its next write (a sign-in) will need.
-    if (!req.auth?.apiKey) {
+    // Without a token cookie at all, there is nothing to undo: the pre-login one is handed out as usual.
+    if (req.endedSessionId !== null && req.cookies[CSRF_COOKIE])
+      expectForEndedSession(req, app.deps.config, req.endedSessionId);
+    else if (!req.auth?.apiKey) {
       const session = (req.auth ?? req.pendingAuth)?.session ?? null;
       ensureCsrfCookie(req, reply, app.deps.config, cookieOptions(app.deps.config, req).secure, session);
     }
