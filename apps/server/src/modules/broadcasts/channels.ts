@@ -54,6 +54,11 @@ export interface BroadcastChannelDef {
   /** The provider's shared budget: every job of every process takes from it (platform/jobs/throttle.ts). */
   throttle(): { key: string; rule: ThrottleRule };
   /**
+   * Batches worked side by side, each on its own share of the recipients (contact id modulo lanes); 1 when absent.
+   * A second lane sends while the first records its batch and reads the next (broadcasts/job.ts).
+   */
+  lanes?: number;
+  /**
    * Sends one message per recipient. Must be idempotent per (broadcast, contact): after a crash the same recipients
    * come again, and a message the provider already took must not go twice. Call `take(n)` before sending n.
    */

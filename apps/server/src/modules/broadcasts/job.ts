@@ -47,9 +47,44 @@ export function broadcastJob(deps: Deps) {
 
   return async function run(ctx: JobContext) {
     const id = Number(ctx.job.payload.id);
-    let lastProgress = 0;
+    const [first] = await rowsOf<{ channel: string }>(db, sql`select channel from broadcasts where id = ${id}`);
+    if (!first) return;
+    const lanes = Math.max(1, channels.get(first.channel)?.lanes ?? 1);
+    const progress = { last: 0 };
+    // Each lane ends when its share has nothing left to send now or later (or the broadcast stopped running). A lane
+    // that fails stops the others at their next batch, and the job ends only once none is still sending.
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const results = await Promise.allSettled(
+      Array.from({ length: lanes }, (_, lane) =>
+        runLane(ctx, stop.signal, id, { lane, lanes }, progress).catch((err) => {
+          stop.abort();
+          throw err;
+        }),
+      ),
+    );
+    ctx.signal.removeEventListener('abort', onAbort);
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    const done = await db.execute(
+      sql`update broadcasts set status = 'completed', finished_at = now() where id = ${id} and status = 'running'
+        returning id`,
+    );
+    if (done.rows.length) await publish(id);
+  };
+
+  async function runLane(
+    ctx: JobContext,
+    signal: AbortSignal,
+    id: number,
+    { lane, lanes }: { lane: number; lanes: number },
+    progress: { last: number },
+  ) {
+    // One lane: no filter, the statements stay as they were. Several: each reads only its share.
+    const share = lanes > 1 ? sql`and contact_id % ${lanes} = ${lane}` : sql``;
     for (;;) {
-      if (ctx.signal.aborted) throw new Error('stopped');
+      if (signal.aborted) throw new Error('stopped');
       const [b] = await rowsOf<BroadcastRow & Record<string, unknown>>(
         db,
         sql`update broadcasts set status = 'running', started_at = coalesce(started_at, now())
@@ -64,7 +99,7 @@ export function broadcastJob(deps: Deps) {
       // sorted every recipient still pending on every batch (a 100,000-recipient broadcast: ~10,000 entries a batch).
       const ready = (status: string) =>
         sql`(select contact_id, sender_id, attempts from broadcast_recipients
-            where broadcast_id = ${id} and status = ${status} and (retry_at is null or retry_at <= now())
+            where broadcast_id = ${id} and status = ${status} and (retry_at is null or retry_at <= now()) ${share}
             order by contact_id limit ${BATCH})`;
       const batch = await withQueueScans(db, (tx) =>
         rowsOf<Pending>(tx, sql`${ready('pending')} union all ${ready('sending')} order by contact_id limit ${BATCH}`),
@@ -74,28 +109,24 @@ export function broadcastJob(deps: Deps) {
           rowsOf<{ next: string | null }>(
             tx,
             sql`select min(retry_at) as next from broadcast_recipients
-              where broadcast_id = ${id} and status in ('pending', 'sending')`,
+              where broadcast_id = ${id} and status in ('pending', 'sending') ${share}`,
           ),
         );
         if (next) {
           // Only retries wait: sleep until the first is due (the heartbeat keeps the job ours meanwhile).
-          await sleep(Math.max(50, Math.min(5_000, new Date(next).getTime() - Date.now())), ctx.signal);
+          await sleep(Math.max(50, Math.min(5_000, new Date(next).getTime() - Date.now())), signal);
           continue;
         }
-        await db.execute(
-          sql`update broadcasts set status = 'completed', finished_at = now() where id = ${id} and status = 'running'`,
-        );
-        await publish(id);
         return;
       }
       await turn(broadcast, batch, channel, ctx);
       await ctx.checkpoint({ last_contact_id: Number(batch[batch.length - 1].contact_id) });
-      if (Date.now() - lastProgress > PROGRESS_MS) {
-        lastProgress = Date.now();
+      if (Date.now() - progress.last > PROGRESS_MS) {
+        progress.last = Date.now();
         await publish(id);
       }
     }
-  };
+  }
 
   async function turn(
     broadcast: BroadcastRow,

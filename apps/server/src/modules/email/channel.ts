@@ -17,6 +17,9 @@ export function emailChannel(deps: Deps): BroadcastChannelDef {
   const db = deps.database.db;
   return {
     channel: 'email',
+    // Two batches at once: while one records its outcomes and reads the next recipients, the other is sending
+    // (bench/email.ts: one lane left the sender idle between batches).
+    lanes: 2,
     throttle: () => ({
       key: `mail:${deps.config.smtpUrl ? 'smtp' : 'local'}`,
       rule: { perSecond: deps.config.mail.ratePerSecond },
