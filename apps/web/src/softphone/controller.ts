@@ -18,12 +18,18 @@ import { ApiError, errorMessage } from '../api/client';
 import { dialerApi } from '../api/dialer';
 import { subscribe } from '../live/cable';
 import { registerDialer } from './dial';
-import { type EngineCall, type EngineCallEvents, engineFor, type IncomingCall, type VoiceEngine } from './engine';
+import {
+  type EngineCall,
+  type EngineCallEvents,
+  engineFor,
+  type IncomingCall,
+  TOKEN_EARLY_MS,
+  type VoiceEngine,
+} from './engine';
 import { endCall, getPhone, setPhone } from './store';
 
-/** Spec §9: the screen pop waits 500 ms; the token is refreshed 10 s before it expires. */
+/** Spec §9: the screen pop waits 500 ms (the token is refreshed TOKEN_EARLY_MS before it expires). */
 const SCREEN_POP_MS = 500;
-const TOKEN_EARLY_MS = 10_000;
 const TERMINAL = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
 
 let engine: VoiceEngine | null = null;
@@ -38,6 +44,9 @@ function events(): EngineCallEvents {
     ringing: () => setPhone((s) => (s.phase === 'connecting' ? { phase: 'ringing' } : {})),
     answered: () => setPhone({ phase: 'active', answeredAt: Date.now() }),
     ended: ({ code }) => {
+      // The panel may have ended the call already (a hangup, or the server's final status with its error code): the
+      // engine's later word of a normal end changes nothing, and must not wipe that error.
+      if (code === null && getPhone().phase === 'idle') return;
       current = null;
       ringing = null;
       endCall({ error: describe(code) });
@@ -58,7 +67,7 @@ export async function dial(number: string, contactNumber?: number) {
       return;
     }
     setPhone({ busy: false, phase: 'connecting', call: r.call, maxSeconds: r.max_seconds, callTab: 'call' });
-    current = engine.connect(r.params.To, [`X-Harbor-Call: ${r.params.cid}`], events());
+    current = engine.connect(r.params.To, r.params.cid, events());
   } catch (err) {
     // A 403 here is the dialer's own refusal (enablement, spec §4; the quota, §5): its words, not 'Access denied!'.
     const refusal = err instanceof ApiError && err.status === 403 ? err.body?.errors.dialer?.[0] : undefined;
@@ -130,7 +139,8 @@ export function reject() {
   endCall();
 }
 
-function onLive(raw: unknown) {
+/** A message of the call channel (exported for tests: the channel itself is the live connection's). */
+export function onCallsMessage(raw: unknown) {
   const parsed = CallsChannelMessage.safeParse(raw);
   if (!parsed.success) return;
   const m = parsed.data;
@@ -147,9 +157,17 @@ function onLive(raw: unknown) {
   if (TERMINAL.has(m.call.status)) {
     current?.hangup();
     current = null;
-    endCall({ warning: m.warning });
+    // With Twilio, busy, no answer and declined happen to the carrier leg: the server's code is the only word of it.
+    endCall({ warning: m.warning, error: describe(m.call.error_code) });
   } else {
-    setPhone({ call: m.call, ...(m.warning ? { warning: m.warning } : {}) });
+    // With Twilio the browser's leg is answered as it joins the call's conference, before the far end does (the
+    // engine reports that as ringing): the server's in-progress, the carrier leg answered, starts the counter.
+    const answered = m.call.status === 'in-progress' && (s.phase === 'connecting' || s.phase === 'ringing');
+    setPhone({
+      call: m.call,
+      ...(answered ? { phase: 'active' as const, answeredAt: Date.now() } : {}),
+      ...(m.warning ? { warning: m.warning } : {}),
+    });
   }
 }
 
@@ -158,21 +176,31 @@ export function startPhone(nav: (to: string) => void): () => void {
   navigate = nav;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const unsubscribe = subscribe(CALLS_CHANNEL, {}, onLive);
+  const unsubscribe = subscribe(CALLS_CHANNEL, {}, onCallsMessage);
+  // The same route as the first token; the panel shows what the newest one says (enabled, reasons).
+  const refresh = async () => {
+    const token = await dialerApi.token();
+    if (!stopped) setPhone({ token });
+    return token;
+  };
   const init = async () => {
     try {
       const token = await dialerApi.token();
       if (stopped) return;
       setPhone({ token });
       engine?.destroy();
-      engine = token.enabled && !token.hidden ? await engineFor(token) : null;
+      engine = null;
+      const next = token.enabled && !token.hidden ? await engineFor(token, refresh) : null;
+      // The panel may have closed while the engine's chunk loaded.
+      if (stopped) return next?.destroy();
+      engine = next;
       engine?.onStatus((device) => setPhone({ device }));
       engine?.onIncoming((call) => {
         ringing = call;
         call.on(events());
         setPhone((s) => (s.phase === 'idle' ? { open: true, phase: 'incoming', number: call.from } : {}));
       });
-      if (token.expires_at) {
+      if (token.expires_at && !engine?.renewsToken) {
         const wait = new Date(token.expires_at).getTime() - Date.now() - TOKEN_EARLY_MS;
         timer = setTimeout(() => void init(), Math.max(wait, 30_000));
       }

@@ -1,8 +1,9 @@
 /**
- * The voice engine behind the panel: places and takes the media of a call. The local lab's engine is JsSIP
- * (SIP over WebSocket to Kamailio; loaded only when the token says `sip`, so no page's download carries it).
- * SIP failures map onto the spec's voice error codes (voiceErrorOf). Twilio's browser SDK is the production engine's
- * place (docs/decisions/voice-provider.md).
+ * The voice engine behind the panel: places and takes the media of a call. Each is loaded only when the device
+ * token names its provider, so no page's download carries it: production's is Twilio's Voice SDK
+ * (twilio-engine.ts), the local lab's is JsSIP (sip-engine.ts: SIP over WebSocket to Kamailio). Both report a failed
+ * call with the spec's voice error codes (VOICE_ERRORS; JsSIP's causes through voiceErrorOf below, Twilio's codes
+ * are mostly the spec's own). docs/decisions/voice-provider.md.
  */
 import { type DeviceToken, voiceErrorOf } from '@harbor/shared';
 
@@ -25,15 +26,31 @@ export interface IncomingCall extends EngineCall {
   on(events: EngineCallEvents): void;
 }
 
+/** Spec §9: the device token is refreshed 10 s before it expires. */
+export const TOKEN_EARLY_MS = 10_000;
+
 export interface VoiceEngine {
-  connect(to: string, headers: string[], events: EngineCallEvents): EngineCall;
+  /** Places a call to `to` for the call the server accepted (`callId`, the `cid` of POST /v1/dialer/calls). */
+  connect(to: string, callId: string, events: EngineCallEvents): EngineCall;
   onIncoming(cb: (call: IncomingCall) => void): void;
   onStatus(cb: (status: 'READY' | 'DISCONNECTED') => void): void;
+  /**
+   * True when the engine renews its own token in place (Twilio's Device asks before expiry and keeps its calls);
+   * otherwise the controller replaces the engine with one built on a fresh token.
+   */
+  readonly renewsToken: boolean;
   destroy(): void;
 }
 
-/** The engine for a token, or null when the service has none the browser can drive. */
-export async function engineFor(token: DeviceToken): Promise<VoiceEngine | null> {
+/**
+ * The engine for a token, or null when the service has none the browser can drive. `refresh` fetches a new device
+ * token (the controller's GET /v1/dialer/fetch_device_token) for an engine that renews its own.
+ */
+export async function engineFor(token: DeviceToken, refresh: () => Promise<DeviceToken>): Promise<VoiceEngine | null> {
+  if (token.provider === 'twilio' && token.token) {
+    const { TwilioEngine } = await import('./twilio-engine');
+    return new TwilioEngine(token.token, refresh);
+  }
   if (token.provider === 'sip' && token.sip && token.token) {
     const { SipEngine } = await import('./sip-engine');
     return new SipEngine(token.sip, token.token);

@@ -54,6 +54,9 @@ function control(session: RTCSession): EngineCall {
 }
 
 export class SipEngine implements VoiceEngine {
+  // The autheph username carries the expiry and JsSIP cannot change it on a running UA: the controller builds a new
+  // engine on a fresh token instead.
+  readonly renewsToken = false;
   private ua: JsSIP.UA;
   private domain: string;
 
@@ -77,9 +80,10 @@ export class SipEngine implements VoiceEngine {
     this.ua.on('disconnected', () => cb('DISCONNECTED'));
   }
 
-  connect(to: string, headers: string[], events: EngineCallEvents): EngineCall {
+  connect(to: string, callId: string, events: EngineCallEvents): EngineCall {
     const target = `sip:${to.replace(/^\+/, '')}@${this.domain}`;
-    const session = this.ua.call(target, { mediaConstraints: MEDIA, pcConfig: PC_CONFIG, extraHeaders: headers });
+    const extraHeaders = [`X-Harbor-Call: ${callId}`];
+    const session = this.ua.call(target, { mediaConstraints: MEDIA, pcConfig: PC_CONFIG, extraHeaders });
     wire(session, events);
     return control(session);
   }
