@@ -23,7 +23,12 @@ export default defineConfig({
           name: 'unit',
           // Some unit tests stream real files; a loaded 2-core runner needs more than the default 5 s.
           testTimeout: 30_000,
-          include: ['packages/shared/src/**/*.test.ts', 'apps/server/src/**/*.unit.test.ts'],
+          // scripts/: the local voice lab's relay (its call state, its pcap-to-WAV conversion).
+          include: [
+            'packages/shared/src/**/*.test.ts',
+            'apps/server/src/**/*.unit.test.ts',
+            'scripts/**/*.unit.test.ts',
+          ],
         },
       },
       {

@@ -4,7 +4,8 @@
  * call to the SIPp answerer (which echoes the audio back) and takes one from SIPp as the carrier. What is checked
  * is what a person and an auditor would: the call connects, the recording rtpengine kept has sound in both
  * directions, a paused stretch is missing from it, the disclaimer is recorded as played, the caller's contact pops,
- * and the lab's signed events bill the call and list it like a Twilio one.
+ * and the lab's signed events bill the call and list it like a Twilio one, its recording kept by Harbor and played
+ * back from the contact's Calls tab.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,13 +13,29 @@ import { expect, type Page, test } from '@playwright/test';
 import { inboundCall } from '../scripts/voice-lab/lab.mjs';
 import { api, listContacts } from './a11y';
 import { SHOTS, signIn } from './helpers';
-import { readRecording } from './voice/pcap';
+import { capturedSeconds, readRecording } from './voice/pcap';
 import { fund } from './wallet-kit';
 
 const LAB_DIR = process.env.VOICE_LAB_DIR ?? '';
 const AGENT = 'agent@demo.harbor.test';
 /** The demo agent's verified dialer number (seed): what the carrier dials to reach her. */
 const AGENT_NUMBER = '18135550142';
+
+/** The parts of the page's <audio> element the flow uses (the e2e code is typed without the DOM library). */
+interface AudioElement {
+  duration: number;
+  error: { code: number } | null;
+  preload: string;
+  load(): void;
+  addEventListener(type: string, listener: () => void, options: { once: boolean }): void;
+}
+
+interface CallFile {
+  id: number;
+  call_id: number;
+  duration_s: number | null;
+  url: string;
+}
 
 interface CallRow {
   id: number;
@@ -64,7 +81,7 @@ test.describe.configure({ mode: 'serial' });
 test('an outbound call to the lab answerer: audio both ways, recording paused and resumed, the disclaimer', async ({
   page,
 }) => {
-  await agentOnContact(page);
+  const contact = await agentOnContact(page);
   await fund(page, 5_000, false);
   const before = new Set(pcaps());
   await page.getByRole('button', { name: 'Call', exact: true }).click();
@@ -120,12 +137,56 @@ test('an outbound call to the lab answerer: audio both ways, recording paused an
     expect(l.loud, leg).toBeGreaterThan(l.seconds * 0.5);
     // The paused stretch is missing: what was kept is the call less the pause, give or take media setup (the far
     // end sends from its 200 OK, the browser once DTLS is up) and the call's duration rounded up to the second. The
-    // far end kept 2.1-2.6 s more than that in three full runs (the pause is measured from the button, and the
-    // server applies it a moment later), so 3.5 s; a recording that ignored the pause would keep the whole call,
-    // several seconds over this bound.
+    // far end kept 2.1-2.7 s more than that in four full runs: while rtpengine plays the 3 s disclaimer, SIPp echoes
+    // it back beside the agent's voice (a second source on the same ports: 436 packets in 5.7 s of capture), so
+    // 3.5 s; a recording that ignored the pause would keep the whole call, several seconds over this bound.
     expect(l.seconds, leg).toBeLessThan(done.duration_s! - pausedS + 3.5);
     expect(l.seconds, leg).toBeGreaterThan(done.duration_s! - pausedS - 4);
   }
+
+  // The lab hands the recording to Harbor as Twilio would (the relay's WAV of the pcaps, fetched and kept by the
+  // server): listed on the contact and played back as WAV as long as the pcaps, the paused stretch missing there too.
+  const recordedS = files.reduce((sum, f) => sum + capturedSeconds(f), 0);
+  let kept: CallFile | undefined;
+  await expect
+    .poll(async () => {
+      const list = await api<{ call_files: CallFile[] }>(page, 'GET', `/v1/contacts/${contact.number}/call_files`);
+      kept = list.call_files.find((f) => f.call_id === call.id);
+      return kept !== undefined;
+    })
+    .toBe(true);
+  const audio = await page.request.get(kept!.url);
+  expect(audio.status()).toBe(200);
+  expect(audio.headers()['content-type']).toBe('audio/wav');
+  const wav = await audio.body();
+  expect(wav.toString('ascii', 0, 4) + wav.toString('ascii', 8, 12)).toBe('RIFFWAVE');
+  const wavS = wav.readUInt32LE(40) / (wav.readUInt32LE(28) || 1);
+  console.log(
+    `call ${call.id}: pcaps ${recordedS.toFixed(2)} s, kept WAV ${wavS.toFixed(2)} s (${kept!.duration_s} s)`,
+  );
+  expect(Math.abs(wavS - recordedS)).toBeLessThan(0.25);
+  expect(Math.abs(kept!.duration_s! - wavS)).toBeLessThanOrEqual(0.5);
+  expect(wavS).toBeLessThan(done.duration_s! - pausedS + 3.5);
+  expect(wavS).toBeGreaterThan(done.duration_s! - pausedS - 4);
+
+  // The phone floats over the Calls tab's recording column: closed for the picture.
+  await phone.getByRole('button', { name: 'Close the phone' }).click();
+  await page.getByRole('tab', { name: 'Calls' }).click();
+  const player = page.getByLabel(/^Recording of the call of /);
+  await expect(player).toBeVisible();
+  // The browser plays it: Chromium reads the WAV's length from the server's stream.
+  const playable = await player.evaluate(
+    (el: AudioElement) =>
+      new Promise<number>((resolve, reject) => {
+        el.addEventListener('loadedmetadata', () => resolve(el.duration), { once: true });
+        el.addEventListener('error', () => reject(new Error(`audio error ${el.error?.code}`)), { once: true });
+        el.preload = 'metadata';
+        el.load();
+      }),
+  );
+  expect(Math.abs(playable - wavS)).toBeLessThan(0.05);
+  await player.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/voice-lab-call-files.png` });
 });
 
 test("an inbound call from the carrier pops the caller's contact", async ({ page }) => {

@@ -59,3 +59,26 @@ export function readRecording(file: string): RtpStream[] {
     };
   });
 }
+
+/**
+ * How long a pcap's audio lasts by its capture times: from its first PCMU packet to the end of its last (20 ms).
+ * A paused stretch lies between two pcaps, so a call's recorded time is the sum over its pcaps.
+ */
+export function capturedSeconds(file: string) {
+  const buf = fs.readFileSync(file);
+  const ethernet = buf.readUInt32LE(20) === 1;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (let off = 24; off + 16 <= buf.length; ) {
+    const t = buf.readUInt32LE(off) + buf.readUInt32LE(off + 4) / 1e6;
+    const length = buf.readUInt32LE(off + 8);
+    const ip = (ethernet ? buf.subarray(off + 16 + 14) : buf.subarray(off + 16)).subarray(0, length);
+    off += 16 + length;
+    if (ip.length < 20 || ip[0] >> 4 !== 4 || ip[9] !== 17) continue;
+    const rtp = ip.subarray((ip[0] & 15) * 4 + 8);
+    if (rtp.length < 12 || rtp[0] >> 6 !== 2 || (rtp[1] & 0x7f) !== 0) continue;
+    first = Math.min(first, t);
+    last = Math.max(last, t);
+  }
+  return last >= first ? last - first + 0.02 : 0;
+}

@@ -16,7 +16,14 @@ export interface Lab {
   dir: string;
   recordings: string;
   disclaimer: string;
-  relay: { url: string; sent: LabEvent[]; settled(): Promise<unknown>; close(): Promise<void> };
+  relay: {
+    url: string;
+    /** Where Harbor fetches the lab's recordings (VOICE_SIP_RECORDINGS_URL). */
+    recordingsUrl: string;
+    sent: LabEvent[];
+    settled(): Promise<unknown>;
+    close(): Promise<void>;
+  };
   env: Record<string, string>;
   inboundCall(call: { from: string; to: string; holdMs?: number }): Promise<number>;
   stop(): Promise<void>;

@@ -1,6 +1,7 @@
 // The local voice lab's processes (docs/decisions/voice-local-lab.md): rtpengine (media, DTLS-SRTP <-> RTP, pcap
-// recording), Kamailio with our configuration (kamailio-cfg.mjs), the relay that signs call events for Harbor
-// (relay.mjs), and SIPp answering outbound calls (sipp.mjs). All on loopback, in a directory of its own.
+// recording), Kamailio with our configuration (kamailio-cfg.mjs), the relay that signs call events and recordings
+// for Harbor (relay.mjs, its call state in relay-state.json), and SIPp answering outbound calls (sipp.mjs). All on
+// loopback, in a directory of its own.
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import dgram from 'node:dgram';
@@ -142,13 +143,21 @@ export async function startLab(o) {
 
   let relay = null;
   try {
-    relay = await startRelay({ port: ports.relay, appUrl: o.appUrl, secret, log });
-    // rtpengine 10.5 dumps core when stopped with SIGTERM: no core files.
+    relay = await startRelay({
+      port: ports.relay,
+      appUrl: o.appUrl,
+      secret,
+      log,
+      stateFile: path.join(dir, 'relay-state.json'),
+      spool: recordings,
+    });
+    // rtpengine 10.5 dumps core when stopped with SIGTERM: no core files. --delete-delay=0: a deleted call is closed
+    // at once (by default 30 s later), so its recording is complete, and handed to Harbor, right after the hangup.
     const rtpengine = spawnLogged('rtpengine', 'sh', [
       '-c',
       `ulimit -c 0; exec rtpengine --config-file=none --interface=${HOST} --listen-ng=${HOST}:${ports.ng} --listen-cli=${HOST}:${ports.cli} --table=-1 --foreground \
         --log-stderr --port-min=${RTP.min} --port-max=${RTP.max} --recording-dir=${recordings} \
-        --recording-method=pcap --log-level=5`,
+        --recording-method=pcap --delete-delay=0 --log-level=5`,
     ]);
     await until('rtpengine', () => ngPing(ports.ng), rtpengine);
     const cfg = path.join(dir, 'kamailio.cfg');
@@ -187,6 +196,7 @@ export async function startLab(o) {
       VOICE_SIP_DOMAIN: HOST,
       VOICE_RTPENGINE_NG: `${HOST}:${ports.ng}`,
       VOICE_SIP_DISCLAIMER_FILE: disclaimer,
+      VOICE_SIP_RECORDINGS_URL: relay.recordingsUrl,
     },
     /** The carrier places one inbound call (see inboundCall). */
     inboundCall: (call) => inboundCall(dir, call, ports),

@@ -25,6 +25,11 @@ export interface SipVoiceConfig {
   rtpengineNg: string | null;
   /** The recorded disclaimer rtpengine plays into a call: a file on the rtpengine host (the lab writes one). */
   disclaimerFile: string | null;
+  /**
+   * Where the lab's relay serves finished recordings (`<url>/<recording sid>.wav`): the only place the server
+   * fetches a lab recording from, whatever a callback says.
+   */
+  recordingsUrl: string | null;
 }
 
 export interface VoiceConfig {
@@ -41,6 +46,15 @@ export const DEFAULT_TPMO_DISCLAIMER =
   'We do not offer every plan available in your area. Currently we represent a limited number of organizations ' +
   'which offer products in your area. Please contact Medicare.gov, 1-800-MEDICARE, or your local State Health ' +
   'Insurance Program to get information on all of your options.';
+
+function recordingsUrl(value: string | undefined) {
+  if (!value) return null;
+  const url = new URL(value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error('VOICE_SIP_RECORDINGS_URL must be an http(s) URL');
+  }
+  return url.toString().replace(/\/+$/, '');
+}
 
 export function loadVoiceConfig(env: NodeJS.ProcessEnv): VoiceConfig {
   const twilio =
@@ -62,6 +76,7 @@ export function loadVoiceConfig(env: NodeJS.ProcessEnv): VoiceConfig {
           secret: env.VOICE_SIP_SECRET,
           rtpengineNg: env.VOICE_RTPENGINE_NG || null,
           disclaimerFile: env.VOICE_SIP_DISCLAIMER_FILE || null,
+          recordingsUrl: recordingsUrl(env.VOICE_SIP_RECORDINGS_URL),
         }
       : null;
   const wanted = env.VOICE_PROVIDER;

@@ -6,7 +6,8 @@
  *   per started minute, from the agent's wallet (key `call:<call>:<leg sid>`, so a replay adds nothing) and counted
  *   against the month's allocation;
  * - the conference started: its SID becomes the call's room (recording and the disclaimer act on it);
- * - a recording finished: the audio is fetched and kept through the storage port for ten years.
+ * - a recording finished (Twilio's callback, or the lab relay's): the audio is fetched once and kept through the
+ *   storage port for ten years, by the same code for both.
  */
 import { CALLS_CHANNEL } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
@@ -108,6 +109,39 @@ export async function handleConference(tx: Db, p: Record<string, string>) {
   }
 }
 
+/** A finished recording of a call, from either provider (Twilio's callback, the lab's relay). */
+export interface FinishedRecording {
+  companyId: number;
+  callId: number;
+  /** The provider's id of the recording: it is kept once. */
+  sid: string;
+  durationS: number | null;
+  /** Fetches the audio (WAV); a failure throws, and the webhook job tries again later with nothing kept. */
+  download: () => Promise<Buffer>;
+}
+
+/**
+ * Keeps a finished recording: downloaded once and put through the storage port under
+ * `calls/<company>/<call>/<recording>`, with retain_until ten years on. A replayed callback finds it kept and
+ * fetches nothing; a download that fails throws before anything is written, so the retry starts clean.
+ */
+export async function keepRecording(deps: Deps, tx: Db, r: FinishedRecording) {
+  const seen = await tx.execute(
+    sql`select 1 from call_recordings where company_id = ${r.companyId} and provider_sid = ${r.sid}`,
+  );
+  if (seen.rows.length) return;
+  const audio = await r.download();
+  const key = `calls/${r.companyId}/${r.callId}/${r.sid.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+  await deps.storage.put(key, audio, 'audio/wav');
+  await tx.execute(
+    sql`insert into call_recordings (company_id, call_id, provider_sid, storage_key, content_type, duration_s, retain_until)
+        values (${r.companyId}, ${r.callId}, ${r.sid}, ${key}, 'audio/wav', ${r.durationS},
+          now() + make_interval(years => ${RECORDING_RETENTION_YEARS}))
+        on conflict (provider_sid) do nothing`,
+  );
+}
+
+/** Twilio's recording callback: the call is found by its conference or one of its legs. */
 export async function storeRecording(
   deps: Deps,
   tx: Db,
@@ -122,15 +156,11 @@ export async function storeRecording(
   );
   const call = res.rows[0];
   if (!call || !p.RecordingSid || !p.RecordingUrl) return;
-  const seen = await tx.execute(sql`select 1 from call_recordings where provider_sid = ${p.RecordingSid}`);
-  if (seen.rows.length) return; // a replayed callback: kept once
-  const audio = await download(p.RecordingUrl);
-  const key = `calls/${call.company_id}/${call.id}/${p.RecordingSid.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
-  await deps.storage.put(key, audio, 'audio/wav');
-  await tx.execute(
-    sql`insert into call_recordings (company_id, call_id, provider_sid, storage_key, content_type, duration_s, retain_until)
-        values (${call.company_id}, ${call.id}, ${p.RecordingSid}, ${key}, 'audio/wav',
-          ${Number(p.RecordingDuration ?? 0) || null}, now() + make_interval(years => ${RECORDING_RETENTION_YEARS}))
-        on conflict (provider_sid) do nothing`,
-  );
+  await keepRecording(deps, tx, {
+    companyId: Number(call.company_id),
+    callId: Number(call.id),
+    sid: p.RecordingSid,
+    durationS: Number(p.RecordingDuration ?? 0) || null,
+    download: () => download(p.RecordingUrl),
+  });
 }

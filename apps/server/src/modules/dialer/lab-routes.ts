@@ -9,16 +9,22 @@
  *   replay bills nothing): initiated (an outbound INVITE names its accepted call in X-Harbor-Call; the SIP Call-ID
  *   becomes the call's room and its carrier leg), ringing, in-progress, then completed with its duration or
  *   busy / no-answer / canceled / failed. The rest is the voice module's status handling, shared with Twilio.
+ * - `POST /v1/webhooks/voice-lab/recording`, through the webhook ingress (stored once per recording): a completed
+ *   call's recording, which the relay made from rtpengine's pcaps. The server fetches it from the configured lab
+ *   (VOICE_SIP_RECORDINGS_URL, integrations/voice/lab-recording.ts: never a URL the callback names) and keeps it
+ *   exactly as a Twilio recording (events.ts keepRecording).
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { SipVoiceConfig } from '../../integrations/voice/config.js';
+import { downloadLabRecording, LAB_RECORDING_SID } from '../../integrations/voice/lab-recording.js';
 import { LAB_SIGNATURE_HEADER, labSignatureProblem } from '../../integrations/voice/lab-signature.js';
 import type { Db } from '../../platform/db/client.js';
+import type { Deps } from '../../platform/deps.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { type VerifiedEvent, WebhookRefused } from '../../platform/webhooks/ingress.js';
-import { handleLegStatus } from './events.js';
+import { handleLegStatus, keepRecording } from './events.js';
 import { receiveInbound } from './inbound.js';
 import { identityOf, userOfIdentity } from './start.js';
 
@@ -37,6 +43,32 @@ export const LabStatus = z.object({
 });
 
 const LabInbound = z.object({ call_sid: Sid, from: z.string().max(64), to: z.string().max(64) });
+
+/** A completed call's recording: its id is all the callback says about where the audio is. */
+export const LabRecording = z.object({
+  call_sid: Sid,
+  recording_sid: z.string().regex(LAB_RECORDING_SID),
+  duration: z.number().int().min(0).max(86_400),
+  at: z.number().optional(),
+});
+
+/** The lab's recording of a call it placed or received (the call's room is its SIP Call-ID). */
+async function storeLabRecording(deps: Deps, tx: Db, cfg: SipVoiceConfig, e: z.infer<typeof LabRecording>) {
+  const res = await tx.execute<{ id: number; company_id: number }>(
+    sql`select c.id, c.company_id from calls c
+        where c.provider = 'sip' and (c.room = ${e.call_sid}
+          or c.id in (select call_id from call_legs where sid = ${e.call_sid}))`,
+  );
+  const call = res.rows[0];
+  if (!call) return; // a call that is not Harbor's (or no longer): nothing to keep
+  await keepRecording(deps, tx, {
+    companyId: Number(call.company_id),
+    callId: Number(call.id),
+    sid: e.recording_sid,
+    durationS: e.duration || null,
+    download: () => downloadLabRecording(cfg, e.recording_sid),
+  });
+}
 
 /** An outbound call's first word from the lab: its SIP Call-ID becomes the call's room and carrier leg. */
 async function linkOutbound(tx: Db, e: z.infer<typeof LabStatus>) {
@@ -70,11 +102,23 @@ export function registerLabVoice(scope: FastifyInstance, cfg: SipVoiceConfig) {
       } catch {
         throw new WebhookRefused('the body is not JSON');
       }
+      if (req.topic === 'recording') {
+        // Refused rather than stored to fail: the server would have nowhere to fetch it from.
+        if (!cfg.recordingsUrl)
+          throw new WebhookRefused('the lab recordings URL is not configured (VOICE_SIP_RECORDINGS_URL)');
+        const r = LabRecording.safeParse(body);
+        if (!r.success) throw new WebhookRefused('not a lab recording');
+        return [{ id: `${r.data.recording_sid}:completed`, type: 'recording', payload: r.data }];
+      }
       const e = LabStatus.safeParse(body);
       if (!e.success || req.topic !== 'status') throw new WebhookRefused('not a lab call status');
       return [{ id: `${e.data.call_sid}:${e.data.status}`, type: 'status', payload: e.data }];
     },
     async handle(event, tx) {
+      if (event.type === 'recording') {
+        await storeLabRecording(deps, tx, cfg, LabRecording.parse(event.payload));
+        return;
+      }
       const e = LabStatus.parse(event.payload);
       if (e.status === 'initiated' && e.direction === 'outbound') await linkOutbound(tx, e);
       await handleLegStatus(deps, tx, {

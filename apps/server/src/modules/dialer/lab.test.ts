@@ -2,7 +2,9 @@
  * The local lab's signed call events against a real database: an outbound call linked by X-Harbor-Call moves
  * through ringing and answered to completed and is billed once per started minute (a replayed event bills nothing),
  * a status for someone else's call links nothing, an inbound INVITE is answered with the agent to ring and pops
- * the caller's contact on the agent's call channel, and forged, stale or unsigned requests are refused.
+ * the caller's contact on the agent's call channel, and forged, stale or unsigned requests are refused. A completed
+ * call's recording is fetched from the configured relay only (whatever the callback says), kept once through the
+ * same code as Twilio's, listed on the contact and played back; a failed fetch keeps nothing and is tried again.
  */
 import type { CallsChannelMessage } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
@@ -11,15 +13,24 @@ import { DEMO, until } from '../../../test/harness.js';
 import { LAB_SIGNATURE_HEADER, signLabBody } from '../../integrations/voice/lab-signature.js';
 import { balanceOf } from '../usage-plans/route-test-kit.js';
 import { callsStream } from './events.js';
-import { dialerTestApp, webhooksSettled } from './test-kit.js';
+import { dialerTestApp, startLabRecordingsStandin, webhooksSettled } from './test-kit.js';
 
 const SECRET = 'lab-secret-of-this-test';
 let kit: Awaited<ReturnType<typeof dialerTestApp>>;
+let relay: Awaited<ReturnType<typeof startLabRecordingsStandin>>;
 
 beforeAll(async () => {
-  kit = await dialerTestApp({ VOICE_SIP_WS_URL: 'ws://127.0.0.1:5161', VOICE_SIP_SECRET: SECRET });
+  relay = await startLabRecordingsStandin(SECRET);
+  kit = await dialerTestApp({
+    VOICE_SIP_WS_URL: 'ws://127.0.0.1:5161',
+    VOICE_SIP_SECRET: SECRET,
+    VOICE_SIP_RECORDINGS_URL: relay.url,
+  });
 });
-afterAll(() => kit.close());
+afterAll(async () => {
+  await kit.close();
+  await relay.close();
+});
 const db = () => kit.t.database.db;
 
 function labPost(path: string, body: object, signature?: string) {
@@ -32,6 +43,7 @@ function labPost(path: string, body: object, signature?: string) {
   });
 }
 const status = (body: object, signature?: string) => labPost('/v1/webhooks/voice-lab/status', body, signature);
+const recording = (body: object, signature?: string) => labPost('/v1/webhooks/voice-lab/recording', body, signature);
 const callRow = async (id: number) =>
   (await db().execute<Record<string, unknown>>(sql`select * from calls where id = ${id}`)).rows[0];
 
@@ -112,6 +124,119 @@ describe('an outbound lab call', () => {
       sql`select 1 from webhook_events where provider = 'voice-lab' and event_id like 'forged%'`,
     );
     expect(stored.rows).toHaveLength(0);
+  });
+});
+
+/** An outbound lab call placed, answered and completed after `seconds`; answers its id. */
+async function completedLabCall(sid: string, seconds: number) {
+  const started = await kit.agent.post('/v1/dialer/calls', { to: kit.contact.phone });
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const callId: number = started.body.call.id;
+  const identity = `harbor-u${kit.agentId}`;
+  await status({ call_sid: sid, status: 'initiated', direction: 'outbound', harbor_call: String(callId), identity });
+  await status({ call_sid: sid, status: 'in-progress', direction: 'outbound' });
+  await status({ call_sid: sid, status: 'completed', direction: 'outbound', duration: seconds });
+  await webhooksSettled(kit.t, 'voice-lab');
+  expect((await callRow(callId)).status).toBe('completed');
+  return callId;
+}
+const kept = (callId: number) =>
+  db().execute<Record<string, unknown>>(sql`select * from call_recordings where call_id = ${callId}`);
+const event = async (id: string) =>
+  (
+    await db().execute<{ attempts: number; error: string | null; processed_at: string | null }>(
+      sql`select attempts, error, processed_at from webhook_events where provider = 'voice-lab' and event_id = ${id}`,
+    )
+  ).rows[0];
+
+describe("a lab call's recording", () => {
+  it('is fetched from the configured relay only, kept once as a Twilio recording is, listed and played back', async () => {
+    const sid = 'rec-1@127.0.0.1';
+    const callId = await completedLabCall(sid, 7);
+    const recordingSid = `LR${'a1'.repeat(16)}`;
+    const before = relay.requests.length;
+    // A url in the callback is not where the server goes: it asks the configured relay for the id.
+    const body = { call_sid: sid, recording_sid: recordingSid, duration: 7, url: 'http://169.254.169.254/latest' };
+    const res = await recording(body);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ received: 1, duplicates: 0 });
+    // The relay retrying (re-signed): stored once, fetched once.
+    expect((await recording(body)).json()).toEqual({ received: 0, duplicates: 1 });
+    await webhooksSettled(kit.t, 'voice-lab');
+    expect(relay.requests.slice(before)).toEqual([{ path: `/recordings/${recordingSid}.wav`, signed: true }]);
+
+    const rows = (await kept(callId)).rows;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ provider_sid: recordingSid, content_type: 'audio/wav', duration_s: 7 });
+    expect(rows[0].storage_key).toBe(`calls/${rows[0].company_id}/${callId}/${recordingSid.toLowerCase()}`);
+    const files = await kit.agent.get(`/v1/contacts/${kit.contact.number}/call_files`);
+    expect(files.status).toBe(200);
+    const f = files.body.call_files.find((x: { call_id: number }) => x.call_id === callId);
+    expect(f).toMatchObject({ call_id: callId, duration_s: 7 });
+    expect(new Date(f.retain_until).getFullYear()).toBe(new Date().getFullYear() + 10);
+    const audio = await kit.agent.get(f.url);
+    expect(audio.status).toBe(200);
+    expect(audio.headers['content-type']).toBe('audio/wav');
+  });
+
+  it('refuses forged and malformed callbacks, storing and fetching nothing', async () => {
+    const recordings = async () =>
+      (
+        await db().execute<{ n: number }>(
+          sql`select count(*)::int as n from webhook_events where provider = 'voice-lab' and type = 'recording'`,
+        )
+      ).rows[0].n;
+    const before = relay.requests.length;
+    const storedBefore = await recordings();
+    const body = { call_sid: 'rec-1@127.0.0.1', recording_sid: `LR${'b2'.repeat(16)}`, duration: 7 };
+    const forged = await recording(body, signLabBody('not-the-secret', JSON.stringify(body)));
+    expect(forged.statusCode).toBe(401);
+    // An id that could climb out of the relay's path, or name another host, is not a recording id.
+    for (const recording_sid of ['../../v1/admin', 'LR@evil.example/x', `LR${'b2'.repeat(16)}/../x`]) {
+      expect((await recording({ ...body, recording_sid })).statusCode, recording_sid).toBe(400);
+    }
+    expect(await recordings()).toBe(storedBefore);
+    expect(relay.requests.length).toBe(before);
+  });
+
+  it('keeps nothing for a call Harbor does not know, and fetches nothing', async () => {
+    const before = relay.requests.length;
+    const recordingSid = `LR${'c3'.repeat(16)}`;
+    const res = await recording({ call_sid: 'not-ours@127.0.0.1', recording_sid: recordingSid, duration: 5 });
+    expect(res.json()).toEqual({ received: 1, duplicates: 0 });
+    await webhooksSettled(kit.t, 'voice-lab');
+    const rows = await db().execute(sql`select 1 from call_recordings where provider_sid = ${recordingSid}`);
+    expect(rows.rows).toHaveLength(0);
+    expect(relay.requests.length).toBe(before);
+  });
+
+  it('keeps nothing of a failed or cut-short fetch, and the job fetches it again later', async () => {
+    const sid = 'rec-2@127.0.0.1';
+    const callId = await completedLabCall(sid, 12);
+    const recordingSid = `LR${'d4'.repeat(16)}`;
+    const key = `calls/${(await callRow(callId)).company_id}/${callId}/${recordingSid.toLowerCase()}`;
+    // Test apps share DATA_DIR/files: an earlier run may have left this key.
+    await kit.t.deps.storage.delete(key);
+    relay.failures.push('truncated', '500');
+    const before = relay.requests.length;
+    expect((await recording({ call_sid: sid, recording_sid: recordingSid, duration: 12 })).statusCode).toBe(200);
+    const id = `${recordingSid}:completed`;
+    // A batch that fails is worked again event by event before the attempt counts: both failures are spent.
+    await until(async () => (await event(id))?.attempts === 1, 'the first attempt to fail');
+    expect((await event(id)).error).toMatch(/not a complete WAV|answered 500/);
+    expect((await kept(callId)).rows).toHaveLength(0);
+    expect(await kit.t.deps.storage.get(key)).toBeNull();
+    // Tried again after its backoff: the relay answers the whole file.
+    await until(async () => (await event(id))?.processed_at != null, 'the recording to be kept', 30_000);
+    expect(relay.failures).toEqual([]);
+    expect(relay.requests.length - before).toBeGreaterThanOrEqual(3);
+    const rows = (await kept(callId)).rows;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ storage_key: key, duration_s: 12 });
+    const stream = await kit.t.deps.storage.get(key);
+    const chunks: Buffer[] = [];
+    for await (const c of stream!) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks).equals(relay.audio)).toBe(true);
   });
 });
 

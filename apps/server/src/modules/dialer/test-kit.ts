@@ -1,13 +1,15 @@
 /**
  * The dialer's integration tests talk to a Twilio stand-in on loopback (TWILIO_API_BASE): it records each REST call
  * the server makes (Participants, conference recordings, announce) and serves recordings' audio, and the tests sign
- * callbacks with the account's auth token exactly as Twilio does (twilio.getExpectedTwilioSignature).
+ * callbacks with the account's auth token exactly as Twilio does (twilio.getExpectedTwilioSignature). The lab's
+ * tests have a stand-in for the relay's recordings (VOICE_SIP_RECORDINGS_URL).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import twilio from 'twilio';
 import { createTestApp, DEMO, signIn, type TestApp } from '../../../test/harness.js';
+import { LAB_SIGNATURE_HEADER, labSignatureProblem } from '../../integrations/voice/lab-signature.js';
 import { users } from '../../platform/db/schema.js';
 import { fund } from '../usage-plans/route-test-kit.js';
 
@@ -48,6 +50,41 @@ export async function startTwilioStandin() {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { base, requests, audio, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/**
+ * The lab relay's recordings as the server sees them: `GET /recordings/<sid>.wav`, answered only when signed with
+ * the lab's secret over the path. `failures` lists how the next answers go wrong ('500': an error; 'truncated': a
+ * WAV cut short, as a dropped connection would leave it); `requests` is every request it got.
+ */
+export async function startLabRecordingsStandin(secret: string) {
+  const requests: { path: string; signed: boolean }[] = [];
+  const failures: ('500' | 'truncated')[] = [];
+  const samples = 8000 * 3;
+  const audio = Buffer.alloc(44 + samples * 2, 3);
+  audio.write('RIFF', 0, 'ascii');
+  audio.writeUInt32LE(audio.length - 8, 4);
+  audio.write('WAVEfmt ', 8, 'ascii');
+  const server = http.createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://relay').pathname;
+    const signed = labSignatureProblem(secret, req.headers[LAB_SIGNATURE_HEADER], Buffer.from(path)) === null;
+    requests.push({ path, signed });
+    if (!signed) return void res.writeHead(401).end();
+    if (!/^\/recordings\/LR[0-9a-f]{32}\.wav$/.test(path)) return void res.writeHead(404).end();
+    const failure = failures.shift();
+    if (failure === '500') return void res.writeHead(500).end('relay trouble');
+    res.writeHead(200, { 'content-type': 'audio/wav' });
+    res.end(failure === 'truncated' ? audio.subarray(0, audio.length / 2) : audio);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `${base}/recordings`,
+    requests,
+    failures,
+    audio,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 const APP = 'http://localhost:3000';
