@@ -3,7 +3,11 @@
  * signs them: Stripe's and Twilio's own signing helpers from their packages, and for SendGrid (whose package only
  * verifies) an ECDSA P-256 signature over timestamp + body made with node:crypto, as SendGrid makes it.
  */
+
 import crypto from 'node:crypto';
+import { EventWebhook } from '@sendgrid/eventwebhook';
+// @ts-expect-error: starkbank-ecdsa ships no types; only its signer is used, to cross-check ours.
+import { Ecdsa, PrivateKey } from 'starkbank-ecdsa';
 import Stripe from 'stripe';
 import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
@@ -123,5 +127,29 @@ describe('SendGrid', () => {
     const old = String(Number(ts) - 3600);
     refused(request(body, headers(sign(body, old), old)), shown, 600);
     refused(request(body, {}));
+  });
+
+  it("agrees with SendGrid's own verifier, and accepts what its ECDSA library signs", () => {
+    const ts = String(Math.floor(Date.now() / 1000));
+    const hook = new EventWebhook();
+    const theirKey = hook.convertPublicKeyToECDSA(sendgridKeyPem(shown));
+    const ours = (payload: string, sig: string) => {
+      try {
+        verifySendgrid(request(payload, headers(sig, ts)), shown);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const sig = sign(body, ts);
+    for (const payload of [body, body.replace('open', 'click'), `${body} `]) {
+      expect(ours(payload, sig)).toBe(hook.verifySignature(theirKey, payload, sig, ts));
+    }
+    expect(ours(body, sig)).toBe(true);
+    // starkbank-ecdsa is what @sendgrid/eventwebhook verifies with: its signatures (DER, base64) pass ours.
+    const pem = privateKey.export({ type: 'sec1', format: 'pem' }).toString();
+    const theirs = Ecdsa.sign(ts + body, PrivateKey.fromPem(pem)).toBase64();
+    expect(ours(body, theirs)).toBe(true);
+    expect(ours(body.replace('open', 'click'), theirs)).toBe(false);
   });
 });

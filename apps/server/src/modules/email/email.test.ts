@@ -4,10 +4,12 @@
  * and complaint suppression from the stand-in's signed events (real verification and dedup), one email to a contact
  * with its history and log, and the bad inputs of issue 11.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createTestApp, DEMO, signIn, type TestApp, until as waitUntil } from '../../../test/harness.js';
 import type { LocalInbox } from '../../integrations/mail/local-inbox.js';
 import { newContact } from '../contacts/test-helpers.js';
+import { handleEmailEvent } from './events.js';
 
 let t: TestApp;
 let admin: Client;
@@ -140,6 +142,7 @@ describe('a broadcast to a selection', () => {
     });
     const batch = [
       ev('open', 'o1'),
+      ev('open', 'o2'),
       ev('processed', 'p1'),
       ev('click', 'c1', { url: 'https://example.com' }),
       ev('delivered', 'd2'),
@@ -166,9 +169,26 @@ describe('a broadcast to a selection', () => {
     expect(log).toEqual([
       { event: 'click', count: 1 },
       { event: 'delivered', count: 2 },
-      { event: 'open', count: 1 },
+      { event: 'open', count: 2 },
       { event: 'processed', count: 1 },
     ]);
+    // The batch handler took them above; the one-event handler (the ingress's fallback when a batch fails) agrees.
+    const [stored] = await q('select * from webhook_events where event_id = $1', [`test-${id}-o1`]);
+    await t.database.db.transaction((tx) =>
+      handleEmailEvent(
+        {
+          ...stored,
+          companyId: null,
+          receivedAt: new Date(),
+          payload: { ...ev('open', 'o3'), company_id: '' },
+        } as never,
+        tx,
+      ),
+    );
+    expect(await q(`select count from email_events where message_id = $1 and event = 'open'`, [id])).toEqual([
+      { count: 3 },
+    ]);
+    expect(await statusOf(id)).toBe('clicked');
   });
 });
 

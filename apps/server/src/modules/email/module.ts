@@ -14,7 +14,7 @@ import { rowsOf } from '../contacts/list-scope.js';
 import type { Module } from '../types.js';
 import { emailChannel } from './channel.js';
 import { contactEmailRoutes, EMAIL_SEND_JOB } from './contact-routes.js';
-import { handleEmailEvent } from './events.js';
+import { handleEmailEvent, handleEmailEvents } from './events.js';
 import { deliver } from './messages.js';
 import { emailTemplates } from './schema.js';
 import { EMAIL_TEST_JOB, sendRoutes } from './send-routes.js';
@@ -34,7 +34,12 @@ export const emailModule: Module = {
     const key = deps.config.mail.webhookKey ?? (isMailEventSource(deps.mail) ? deps.mail.eventPublicKey : null);
     if (key) {
       deps.webhooks.register(
-        sendgridProvider({ publicKey: key, handle: handleEmailEvent, toleranceSeconds: 24 * 3600 }),
+        sendgridProvider({
+          publicKey: key,
+          handle: handleEmailEvent,
+          handleMany: handleEmailEvents,
+          toleranceSeconds: 24 * 3600,
+        }),
       );
     }
     if (isMailEventSource(deps.mail)) {

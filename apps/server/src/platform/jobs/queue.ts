@@ -330,7 +330,15 @@ export class JobQueue {
   }
 
   /** A running job whose heartbeat stopped belongs to a dead process: queue it again (it resumes from its checkpoint). */
+  private staleCheckedAt = 0;
+
+  /**
+   * At most once a second: the loop turns on every poke (hundreds a second while a broadcast sends), and a job is
+   * stale only after STALE_MS without a heartbeat.
+   */
   private async requeueStale() {
+    if (Date.now() - this.staleCheckedAt < 1_000) return;
+    this.staleCheckedAt = Date.now();
     await this.database.db
       .update(jobs)
       .set({ status: 'queued', lockedBy: null })

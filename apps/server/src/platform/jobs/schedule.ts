@@ -30,6 +30,11 @@ export function latestSlot(cron: string, now: Date, tz = 'UTC'): Date {
 
 export class Scheduler {
   private schedules = new Map<string, Schedule>();
+  /**
+   * The slot this process last settled per schedule (fired it, saw it first, or found another process had): the
+   * job runner ticks on every turn, hundreds a second while a broadcast sends, and a slot needs the database once.
+   */
+  private settled = new Map<string, number>();
 
   constructor(
     private readonly database: Database,
@@ -59,6 +64,7 @@ export class Scheduler {
     const job = s.job ?? s.name;
     if (!this.queue.has(job)) throw new Error(`schedule ${s.name}: no job ${job} registered`);
     const slot = latestSlot(s.cron, now, s.tz);
+    if (this.settled.get(s.name) === slot.getTime()) return false;
     let enqueued = 0;
     await this.database.db.transaction(async (tx) => {
       const seen = await tx.execute<{ fire: boolean }>(
@@ -76,6 +82,7 @@ export class Scheduler {
         { db: tx, uniqueKey: `${s.name}@${slotIso}`, maxAttempts: 3 },
       );
     });
+    this.settled.set(s.name, slot.getTime());
     if (enqueued) this.queue.poke(enqueued);
     return enqueued > 0;
   }
