@@ -42,7 +42,6 @@ const env = {
   MAIL_STANDIN_FAIL_PERCENT: '10',
   MAIL_RATE: '100000',
   JOBS_CONCURRENCY: '8',
-  ...(process.env.EMAIL_LANES ? { EMAIL_LANES: process.env.EMAIL_LANES } : {}),
   SENDGRID_WEBHOOK_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
   // The stand-in signs its own events with the same key, as SendGrid signs with the one key its webhook holds.
   MAIL_STANDIN_EVENT_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64'),

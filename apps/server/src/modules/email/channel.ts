@@ -19,7 +19,7 @@ export function emailChannel(deps: Deps): BroadcastChannelDef {
     channel: 'email',
     // Two batches at once: while one records its outcomes and reads the next recipients, the other is sending
     // (bench/email.ts: one lane left the sender idle between batches).
-    lanes: Number(process.env.EMAIL_LANES ?? 2),
+    lanes: 2,
     throttle: () => ({
       key: `mail:${deps.config.smtpUrl ? 'smtp' : 'local'}`,
       rule: { perSecond: deps.config.mail.ratePerSecond },
