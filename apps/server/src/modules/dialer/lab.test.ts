@@ -177,6 +177,19 @@ describe("a lab call's recording", () => {
     const audio = await kit.agent.get(f.url);
     expect(audio.status).toBe(200);
     expect(audio.headers['content-type']).toBe('audio/wav');
+    // With its length, and by byte range, so a player knows the duration and can seek.
+    const size = Number(audio.headers['content-length']);
+    expect(size).toBeGreaterThan(44);
+    expect(audio.headers['accept-ranges']).toBe('bytes');
+    const head = await kit.agent.request('GET', f.url, undefined, { range: 'bytes=0-43' });
+    expect(head.status).toBe(206);
+    expect(head.headers['content-range']).toBe(`bytes 0-43/${size}`);
+    expect(Number(head.headers['content-length'])).toBe(44);
+    const tail = await kit.agent.request('GET', f.url, undefined, { range: 'bytes=-10' });
+    expect(tail.headers['content-range']).toBe(`bytes ${size - 10}-${size - 1}/${size}`);
+    const beyond = await kit.agent.request('GET', f.url, undefined, { range: `bytes=${size}-` });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers['content-range']).toBe(`bytes */${size}`);
   });
 
   it('refuses forged and malformed callbacks, storing and fetching nothing', async () => {

@@ -29,6 +29,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type VoicePort, VoiceUnavailable } from '../../integrations/voice/port.js';
 import type { AuthContext } from '../../platform/auth/context.js';
+import { readAll, sendWithRanges } from '../../platform/http/byte-ranges.js';
 import { HttpError, invalid, notFound } from '../../platform/http/errors.js';
 import { authOf } from '../../platform/http/pipeline.js';
 import { findVisibleContact } from '../contacts/access.js';
@@ -315,10 +316,12 @@ export function registerDialerRoutes(scope: FastifyInstance, voice: VoicePort) {
   app.get(
     '/v1/dialer/recordings/:id',
     {
+      // Already compressed audio; and a byte range must be of the file itself.
+      compress: false,
       config: { access: 'contacts.use' },
       schema: {
         tags,
-        summary: "Play a call recording (mine or my reach's)",
+        summary: "Play a call recording (mine or my reach's), whole or by one byte range",
         params: z.object({ id: z.coerce.number().int().positive() }),
       },
     },
@@ -334,7 +337,8 @@ export function registerDialerRoutes(scope: FastifyInstance, voice: VoicePort) {
       if (!visible.length) throw notFound('recording');
       const stream = await deps.storage.get(String(r.storage_key));
       if (!stream) throw notFound('recording');
-      return reply.type(String(r.content_type)).header('cache-control', 'private, max-age=3600').send(stream);
+      reply.header('cache-control', 'private, max-age=3600');
+      return sendWithRanges(req, reply, await readAll(stream), String(r.content_type));
     },
   );
 }
