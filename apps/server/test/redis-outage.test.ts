@@ -23,13 +23,13 @@ const queue = `harbor-outage-${crypto.randomBytes(4).toString('hex')}`;
 beforeAll(async () => {
   redis = await RedisServer.onSparePort(); // not started: the port is dead
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'harbor-redis-outage-'));
-  server = await startServerProcess({
-    DATA_DIR: dataDir,
-    REDIS_URL: redis.url,
-    JOBS_QUEUE: queue,
-    HARBOR_ENV: 'development',
-  });
-}, 180_000);
+  // A new embedded database is created, migrated and seeded first: on a loaded 2-core runner that alone took over
+  // two minutes once.
+  server = await startServerProcess(
+    { DATA_DIR: dataDir, REDIS_URL: redis.url, JOBS_QUEUE: queue, HARBOR_ENV: 'development' },
+    270_000,
+  );
+}, 300_000);
 
 afterAll(async () => {
   await server?.stop();
