@@ -32,7 +32,9 @@ export default defineConfig({
   // The real calls need the voice lab: their own config (e2e/voice-lab.config.ts, scripts/e2e-voice.mjs).
   testIgnore: 'voice-lab.spec.ts',
   outputDir: '../test-results',
-  timeout: 60_000,
+  // Two minutes a flow: on a slower two-core machine (a `select 1` round trip at ~170 us, the whole test command at
+  // ~25 minutes) the contacts-list flow, which takes ~35 s on a quiet fast one, ran past one minute.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: WORKERS,
