@@ -4,6 +4,7 @@
  * fade a stationary tone to near silence within about two seconds, and an echoed periodic beep looks like echo.
  */
 import fs from 'node:fs';
+import { wavFile } from '../../scripts/voice-lab/recording.mjs';
 
 export function writeSpeechLikeWav(file: string, seconds = 90, rate = 48_000) {
   const samples = new Int16Array(seconds * rate);
@@ -23,19 +24,5 @@ export function writeSpeechLikeWav(file: string, seconds = 90, rate = 48_000) {
     }
     i += gap;
   }
-  const data = Buffer.from(samples.buffer);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(rate, 24);
-  header.writeUInt32LE(rate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  fs.writeFileSync(file, Buffer.concat([header, data]));
+  fs.writeFileSync(file, wavFile(samples, rate));
 }

@@ -13,7 +13,7 @@ export interface AudioPacket {
 }
 export declare function readPcapAudio(buf: Buffer): AudioPacket[];
 export declare function mixPackets(packets: AudioPacket[]): Int16Array;
-export declare function wavFile(samples: Int16Array): Buffer;
+export declare function wavFile(samples: Int16Array, rate?: number): Buffer;
 export declare function escapeCallId(ci: string): string;
 export declare function recordingFiles(spool: string, callId: string): { complete: boolean; pcaps: string[] };
 export declare function recordingWav(pcaps: string[]): { wav: Buffer; seconds: number } | null;

@@ -121,8 +121,8 @@ export function mixPackets(packets) {
   return out;
 }
 
-/** A mono 16-bit PCM WAV file of `samples` at RATE. */
-export function wavFile(samples) {
+/** A mono 16-bit PCM WAV file of `samples` at `rate` (the lab's RATE unless given). */
+export function wavFile(samples, rate = RATE) {
   const data = samples.length * 2;
   const b = Buffer.alloc(44 + data);
   b.write('RIFF', 0, 'ascii');
@@ -131,8 +131,8 @@ export function wavFile(samples) {
   b.writeUInt32LE(16, 16);
   b.writeUInt16LE(1, 20); // PCM
   b.writeUInt16LE(1, 22); // mono
-  b.writeUInt32LE(RATE, 24);
-  b.writeUInt32LE(RATE * 2, 28);
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate * 2, 28);
   b.writeUInt16LE(2, 32);
   b.writeUInt16LE(16, 34);
   b.write('data', 36, 'ascii');
