@@ -150,6 +150,22 @@ describe('errors', () => {
     expect(sessionStorage.getItem(storageKey('post_login_target'))).toBeNull();
   });
 
+  it('ignores a 401 for a request sent under a session the browser has since left', async () => {
+    setCookie('csrf_token=impersonation');
+    // The page's query is answered after the return from the impersonation set the admin's session (and its token).
+    stubFetch(() => {
+      setCookie('csrf_token=admin-again');
+      return json(401, { errors: { user: ['You need to sign in'] } });
+    });
+    await expect(api.get('/v1/contacts')).rejects.toBeInstanceOf(ApiError);
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    expect(navigate).not.toHaveBeenCalled();
+    // Under the session it still holds, a 401 signs out as before.
+    stubFetch(() => json(401, { errors: { user: ['You need to sign in'] } }));
+    await expect(api.get('/v1/contacts')).rejects.toBeInstanceOf(ApiError);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
   it('does not redirect on a 401 from POST /v1/sessions or the me bootstrap', async () => {
     setCookie('csrf_token=x');
     stubFetch(() => json(401, { errors: { user: ['Invalid email or password'] } }));

@@ -198,6 +198,8 @@ export async function request<T>(method: Method, path: string, options: RequestO
     if (token) headers['X-CSRF-Token'] = token;
   }
 
+  // The session this request goes out under, as the browser knows it: each session has its own CSRF token cookie.
+  const sentUnder = readCookie('csrf_token');
   const tracked = track(path);
   let response: Response;
   try {
@@ -223,7 +225,10 @@ export async function request<T>(method: Method, path: string, options: RequestO
   if (response.ok) return parsed as T;
 
   const errorBody = toErrorBody(parsed, response);
-  if (response.status === 401 && !isSessionProbe(method, path)) handleUnauthorized();
+  // A 401 for a request sent under a session the browser has since left (signed in again, returned from an
+  // impersonation) says nothing about the session it holds now: acting on it signed the admin out after a return.
+  const sameSession = readCookie('csrf_token') === sentUnder;
+  if (response.status === 401 && !isSessionProbe(method, path) && sameSession) handleUnauthorized();
   if (response.status === 403) errorBody.errors = { ...errorBody.errors, user: [ACCESS_DENIED] };
   throw new ApiError(response.status, errorBody, response);
 }
