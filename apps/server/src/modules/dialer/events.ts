@@ -63,7 +63,9 @@ export async function handleLegStatus(deps: Deps, tx: Db, p: Record<string, stri
   const status = String(p.CallStatus ?? '');
   const seconds = Number(p.CallDuration ?? 0) || 0;
   await tx.execute(
-    sql`update call_legs set status = ${status}, duration_s = coalesce(${TERMINAL.has(status) ? seconds : null}, duration_s)
+    // A leg that ended stays ended: a status worked late (drains run side by side) does not bring it back.
+    sql`update call_legs set status = case when status in ('completed', 'busy', 'no-answer', 'failed', 'canceled')
+          then status else ${status} end, duration_s = coalesce(${TERMINAL.has(status) ? seconds : null}, duration_s)
         where id = ${leg.id}`,
   );
   let warning: string | null = null;

@@ -88,6 +88,20 @@ async function linkOutbound(tx: Db, e: z.infer<typeof LabStatus>) {
   );
 }
 
+/**
+ * The call's `initiated` event, which alone names the Harbor call. Drains run side by side, so a later status of
+ * the same call can be worked before it (or while another drain holds it): each outbound status links the call from
+ * the stored `initiated` event first (linking is idempotent), so the order in which they are worked does not matter.
+ */
+async function initiatedOf(tx: Db, e: z.infer<typeof LabStatus>) {
+  if (e.status === 'initiated') return e;
+  const res = await tx.execute<{ payload: unknown }>(
+    sql`select payload from webhook_events where provider = 'voice-lab' and event_id = ${`${e.call_sid}:initiated`}`,
+  );
+  const first = LabStatus.safeParse(res.rows[0]?.payload);
+  return first.success ? first.data : e;
+}
+
 export function registerLabVoice(scope: FastifyInstance, cfg: SipVoiceConfig) {
   const deps = scope.deps;
 
@@ -120,7 +134,7 @@ export function registerLabVoice(scope: FastifyInstance, cfg: SipVoiceConfig) {
         return;
       }
       const e = LabStatus.parse(event.payload);
-      if (e.status === 'initiated' && e.direction === 'outbound') await linkOutbound(tx, e);
+      if (e.direction === 'outbound') await linkOutbound(tx, await initiatedOf(tx, e));
       await handleLegStatus(deps, tx, {
         CallSid: e.call_sid,
         CallStatus: e.status,

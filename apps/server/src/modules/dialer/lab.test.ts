@@ -5,6 +5,7 @@
  * the caller's contact on the agent's call channel, and forged, stale or unsigned requests are refused. A completed
  * call's recording is fetched from the configured relay only (whatever the callback says), kept once through the
  * same code as Twilio's, listed on the contact and played back; a failed fetch keeps nothing and is tried again.
+ * Statuses worked out of order (drains run side by side) link the call all the same and never bring an ended leg back.
  */
 import type { CallsChannelMessage } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
@@ -124,6 +125,48 @@ describe('an outbound lab call', () => {
       sql`select 1 from webhook_events where provider = 'voice-lab' and event_id like 'forged%'`,
     );
     expect(stored.rows).toHaveLength(0);
+  });
+});
+
+describe('statuses worked out of order (drains run side by side)', () => {
+  it('link the call from its stored initiated event, and the late initiated event brings nothing back', async () => {
+    const started = await kit.agent.post('/v1/dialer/calls', { to: kit.contact.phone });
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const callId: number = started.body.call.id;
+    const sid = 'late-initiated@127.0.0.1';
+    const provider = kit.t.deps.webhooks.get('voice-lab')!;
+    const payload = (s: string, extra: object = {}) => ({ call_sid: sid, status: s, direction: 'outbound', ...extra });
+    const initiated = payload('initiated', { harbor_call: String(callId), identity: `harbor-u${kit.agentId}` });
+    // Stored, but held back (as if another drain held it): its backoff has not run out.
+    await db().execute(
+      sql`insert into webhook_events (provider, event_id, type, payload, retry_at)
+          values ('voice-lab', ${`${sid}:initiated`}, 'status', ${JSON.stringify(initiated)}::jsonb, now() + interval '1 hour')`,
+    );
+    const work = (p: object) =>
+      db().transaction((tx) =>
+        provider.handle(
+          {
+            rowId: 0,
+            provider: 'voice-lab',
+            id: 'x',
+            type: 'status',
+            companyId: null,
+            payload: p as never,
+            receivedAt: new Date(),
+          },
+          tx,
+        ),
+      );
+    await work(payload('in-progress'));
+    expect((await callRow(callId)).status).toBe('in-progress');
+    await work(payload('completed', { duration: 61 }));
+    await work(initiated);
+    expect(await callRow(callId)).toMatchObject({ status: 'completed', room: sid, duration_s: 61 });
+    const legs = await db().execute<{ status: string }>(sql`select status from call_legs where call_id = ${callId}`);
+    expect(legs.rows.map((l) => l.status)).toEqual(['completed']);
+    await db().execute(
+      sql`delete from webhook_events where provider = 'voice-lab' and event_id = ${`${sid}:initiated`}`,
+    );
   });
 });
 
