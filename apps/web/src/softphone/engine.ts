@@ -36,7 +36,8 @@ export interface VoiceEngine {
   onStatus(cb: (status: 'READY' | 'DISCONNECTED') => void): void;
   /**
    * True when the engine renews its own token in place (Twilio's Device asks before expiry and keeps its calls);
-   * otherwise the controller replaces the engine with one built on a fresh token.
+   * otherwise the controller replaces the engine with one built on a fresh token. Both engines renew in place (the
+   * lab's sets the new credentials on its running UA and registers again).
    */
   readonly renewsToken: boolean;
   destroy(): void;
@@ -53,7 +54,7 @@ export async function engineFor(token: DeviceToken, refresh: () => Promise<Devic
   }
   if (token.provider === 'sip' && token.sip && token.token) {
     const { SipEngine } = await import('./sip-engine');
-    return new SipEngine(token.sip, token.token);
+    return new SipEngine({ ...token, sip: token.sip, token: token.token }, refresh);
   }
   return null;
 }

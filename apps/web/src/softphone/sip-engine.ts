@@ -1,11 +1,23 @@
 /**
  * The local lab's engine: JsSIP registers at Kamailio over WebSocket with the autheph credentials of the token
  * (username `<expiry>:<identity>`, password the token), places calls as `sip:<number>@<domain>` with the accepted
- * call's id in X-Harbor-Call, and answers incoming INVITEs. Remote audio plays through one <audio> element.
+ * call's id in X-Harbor-Call, and answers incoming INVITEs. Remote audio plays through one <audio> element. Before the
+ * token expires it fetches the next and registers again with it on the same UA, so a call outlives its token.
  */
+
+import type { DeviceToken } from '@harbor/shared';
 import JsSIP from 'jssip';
 import type { RTCSession } from 'jssip/lib/RTCSession';
-import { codeOfCause, type EngineCall, type EngineCallEvents, type IncomingCall, type VoiceEngine } from './engine';
+import {
+  codeOfCause,
+  type EngineCall,
+  type EngineCallEvents,
+  type IncomingCall,
+  TOKEN_EARLY_MS,
+  type VoiceEngine,
+} from './engine';
+
+type SipCredentials = NonNullable<DeviceToken['sip']>;
 
 const MEDIA = { audio: true, video: false };
 // Loopback lab: no STUN or TURN to wait for (ICE gathering would otherwise take its full timeout).
@@ -54,23 +66,54 @@ function control(session: RTCSession): EngineCall {
 }
 
 export class SipEngine implements VoiceEngine {
-  // The autheph username carries the expiry and JsSIP cannot change it on a running UA: the controller builds a new
-  // engine on a fresh token instead.
-  readonly renewsToken = false;
+  // The autheph username carries the expiry: a fresh token's username and password are set on the running UA and it
+  // registers again, so a call in progress goes on (building a new UA would end it).
+  readonly renewsToken = true;
   private ua: JsSIP.UA;
   private domain: string;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private destroyed = false;
 
-  constructor(sip: { ws_url: string; uri: string; username: string }, password: string) {
-    this.domain = sip.uri.split('@')[1] ?? '127.0.0.1';
+  constructor(
+    token: DeviceToken & { sip: SipCredentials; token: string },
+    private readonly refresh: () => Promise<DeviceToken>,
+  ) {
+    this.domain = token.sip.uri.split('@')[1] ?? '127.0.0.1';
     this.ua = new JsSIP.UA({
-      sockets: [new JsSIP.WebSocketInterface(sip.ws_url)],
-      uri: sip.uri,
-      authorization_user: sip.username,
-      password,
+      sockets: [new JsSIP.WebSocketInterface(token.sip.ws_url)],
+      uri: token.sip.uri,
+      authorization_user: token.sip.username,
+      password: token.token,
       register: true,
       session_timers: false,
     });
     this.ua.start();
+    this.renewBefore(token.expires_at);
+  }
+
+  /** Asks for the next token TOKEN_EARLY_MS before this one expires (spec §9), at the earliest in 30 s. */
+  private renewBefore(expiresAt: string | null) {
+    if (!expiresAt || this.destroyed) return;
+    const wait = new Date(expiresAt).getTime() - Date.now() - TOKEN_EARLY_MS;
+    this.timer = setTimeout(() => void this.renew(), Math.max(wait, 30_000));
+  }
+
+  private async renew() {
+    try {
+      const next = await this.refresh();
+      if (this.destroyed) return;
+      // A reply without lab credentials (voice switched off meanwhile) is not applied: the old ones run out, the
+      // registration lapses and the device reports DISCONNECTED.
+      if (next.provider !== 'sip' || !next.sip || !next.token) return;
+      this.ua.set('authorization_user', next.sip.username);
+      this.ua.set('password', next.token);
+      this.ua.register();
+      this.renewBefore(next.expires_at);
+    } catch (err) {
+      console.info('Softphone: the device token could not be renewed', err);
+      // Tried again while the current credentials still hold (the next try is at the earliest in 30 s).
+      this.renewBefore(new Date(Date.now() + TOKEN_EARLY_MS).toISOString());
+    }
   }
 
   onStatus(cb: (status: 'READY' | 'DISCONNECTED') => void) {
@@ -97,6 +140,8 @@ export class SipEngine implements VoiceEngine {
   }
 
   destroy() {
+    this.destroyed = true;
+    clearTimeout(this.timer);
     this.ua.stop();
   }
 }
