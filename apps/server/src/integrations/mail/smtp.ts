@@ -1,4 +1,5 @@
 import { createTransport, type Transporter } from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { MailPort, OutgoingMail } from './port.js';
 
@@ -30,13 +31,17 @@ export class SmtpMail implements MailPort {
         k.toLowerCase() === 'x-smtpapi' ? [k, { prepared: true, value: v }] : [k, v],
       ),
     );
-    await this.transport.sendMail({
+    // Built whole first, then sent as one buffer: streamed, nodemailer writes the message to the socket a header or
+    // part at a time (~0.5 ms of a message's CPU in write calls, bench/email.ts); the bytes are the same.
+    const node = new MailComposer({
       ...message,
       headers,
       from: fromName ? { name: fromName, address } : this.from,
       ...(messageId ? { messageId: `<${messageId}>` } : {}),
-      ...(returnPath ? { envelope: { from: returnPath, to: mail.to } } : {}),
-    });
+    }).compile();
+    const envelope = node.getEnvelope();
+    const raw = await node.build();
+    await this.transport.sendMail({ envelope: returnPath ? { ...envelope, from: returnPath } : envelope, raw });
   }
   async close() {
     this.transport.close();
