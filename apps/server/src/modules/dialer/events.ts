@@ -54,12 +54,20 @@ async function billLeg(deps: Deps, tx: Db, call: Row, leg: Row, seconds: number)
   return null;
 }
 
+/** jsonb comes back parsed from node-postgres, or as text from PGlite's raw path: both read the same. */
+function parseRow(r: { leg: unknown; call: unknown }) {
+  const read = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Row;
+  return { leg: read(r.leg), call: read(r.call) };
+}
+
 export async function handleLegStatus(deps: Deps, tx: Db, p: Record<string, string>) {
-  const res = await tx.execute<Row>(sql`select * from call_legs where sid = ${p.CallSid} for update`);
-  const leg = res.rows[0];
-  if (!leg) return; // a leg we never started (another app on the account): nothing of ours
-  const calls = await tx.execute<Row>(sql`select * from calls where id = ${leg.call_id} for update`);
-  const call = calls.rows[0];
+  // The leg and its call, both locked, in one statement (the leg first, as before).
+  const res = await tx.execute<{ leg: Row; call: Row }>(
+    sql`select to_jsonb(l) as leg, to_jsonb(c) as call from call_legs l join calls c on c.id = l.call_id
+        where l.sid = ${p.CallSid} for update`,
+  );
+  if (!res.rows[0]) return; // a leg we never started (another app on the account): nothing of ours
+  const { leg, call } = parseRow(res.rows[0]);
   const status = String(p.CallStatus ?? '');
   const seconds = Number(p.CallDuration ?? 0) || 0;
   await tx.execute(
@@ -69,6 +77,9 @@ export async function handleLegStatus(deps: Deps, tx: Db, p: Record<string, stri
         where id = ${leg.id}`,
   );
   let warning: string | null = null;
+  // The browser hears of the call when this status changed it; a status that changes nothing (a late or repeated
+  // one, most of the browser leg's) publishes nothing.
+  let changed = true;
   if (leg.kind === 'carrier') {
     if (status === 'ringing' && call.status === 'initiated') {
       await tx.execute(sql`update calls set status = 'ringing' where id = ${call.id}`);
@@ -91,7 +102,7 @@ export async function handleLegStatus(deps: Deps, tx: Db, p: Record<string, stri
           where id = ${call.id}`,
       );
       warning = warning ?? cut;
-    }
+    } else changed = false;
   } else if (TERMINAL.has(status) && !TERMINAL.has(String(call.status))) {
     // The agent's browser leg ended first (hung up before the carrier answered, or rejected an inbound call).
     await tx.execute(
@@ -99,8 +110,8 @@ export async function handleLegStatus(deps: Deps, tx: Db, p: Record<string, stri
             ended_at = coalesce(ended_at, now())
           where id = ${call.id}`,
     );
-  }
-  await publishCall(deps, tx, Number(call.company_id), Number(call.id), warning);
+  } else changed = false;
+  if (changed) await publishCall(deps, tx, Number(call.company_id), Number(call.id), warning);
 }
 
 export async function handleConference(tx: Db, p: Record<string, string>) {
