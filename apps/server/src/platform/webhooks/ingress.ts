@@ -77,21 +77,6 @@ export class WebhookRefused extends Error {
 }
 
 const jobName = (provider: string) => `webhooks.${provider}`;
-/** Events stored per statement at most when requests are grouped. */
-const ACCEPT_BATCH = 500;
-
-interface WaitingAccept {
-  events: VerifiedEvent[];
-  resolve: (r: { received: number; duplicates: number }) => void;
-  reject: (err: unknown) => void;
-}
-
-/** A text[] as node-postgres parses it, or as PGlite's raw path may leave it ('{a,b}'). */
-function parseTextArray(v: unknown): string[] {
-  if (v == null) return [];
-  if (Array.isArray(v)) return v.map(String);
-  throw new Error(`unexpected array value ${typeof v}`);
-}
 /** Events a drain takes per transaction. */
 const BATCH = 200;
 /** Attempts at an event's work before it is left, with its error, for a person. */
@@ -136,56 +121,10 @@ export class WebhookRegistry {
   }
 
   /**
-   * Stores what is new, queues its job, and answers how many were new and how many were seen before. Requests that
-   * arrive while a provider's store is in flight wait and go together in the next statement (events and their job
-   * in one data-modifying CTE): an idle server stores at once, and a callback burst costs one round trip a batch,
-   * not a request (bench/voice.ts). An event sent twice in one batch is new for the first request only.
+   * Stores what is new, queues its job, and answers how many were new and how many were seen before. One statement
+   * (events and their job in one data-modifying CTE): a callback burst costs one round trip a request.
    */
-  accept(p: WebhookProvider, events: VerifiedEvent[]): Promise<{ received: number; duplicates: number }> {
-    return new Promise((resolve, reject) => {
-      const queue = this.waiting.get(p.name) ?? [];
-      queue.push({ events, resolve, reject });
-      this.waiting.set(p.name, queue);
-      if (!this.storing.has(p.name)) void this.storeWaiting(p);
-    });
-  }
-
-  private waiting = new Map<string, WaitingAccept[]>();
-  private storing = new Set<string>();
-
-  private async storeWaiting(p: WebhookProvider) {
-    this.storing.add(p.name);
-    try {
-      for (;;) {
-        const queue = this.waiting.get(p.name) ?? [];
-        if (!queue.length) return;
-        // At most ACCEPT_BATCH events a statement (whole requests: one may be larger alone).
-        let take = 0;
-        for (let n = 0; take < queue.length && (take === 0 || n + queue[take].events.length <= ACCEPT_BATCH); take++) {
-          n += queue[take].events.length;
-        }
-        const batch = queue.splice(0, take);
-        try {
-          const stored = await this.store(
-            p,
-            batch.flatMap((b) => b.events),
-          );
-          for (const b of batch) {
-            let received = 0;
-            for (const e of b.events) if (stored.delete(e.id)) received++;
-            b.resolve({ received, duplicates: b.events.length - received });
-          }
-        } catch (err) {
-          for (const b of batch) b.reject(err);
-        }
-      }
-    } finally {
-      this.storing.delete(p.name);
-    }
-  }
-
-  /** One statement: the new events and their drain job; answers the ids stored. */
-  private async store(p: WebhookProvider, events: VerifiedEvent[]) {
+  async accept(p: WebhookProvider, events: VerifiedEvent[]) {
     const values = sql.join(
       events.map(
         (e) =>
@@ -199,15 +138,15 @@ export class WebhookRegistry {
       sql`select '{}'::jsonb as payload, ${p.name} as unique_key from e having count(*) > 0`,
       { companyId: events[0].companyId ?? null, maxAttempts: 8 },
     );
-    const res = await this.database.db.execute<{ ids: string[] | null; job: number | null }>(
+    const res = await this.database.db.execute<{ n: number; job: number | null }>(
       sql`with e as (insert into webhook_events (provider, event_id, type, company_id, payload) values ${values}
-            on conflict (provider, event_id) do nothing returning event_id),
+            on conflict (provider, event_id) do nothing returning id),
           j as (${job})
-          select (select array_agg(event_id) from e) as ids, (select id from j) as job`,
+          select (select count(*) from e)::int as n, (select id from j) as job`,
     );
-    const { ids, job: jobId } = res.rows[0];
+    const { n, job: jobId } = res.rows[0];
     if (jobId) this.jobs.poke(Number(jobId));
-    return new Set(parseTextArray(ids));
+    return { received: Number(n), duplicates: events.length - Number(n) };
   }
 
   /**
