@@ -45,14 +45,6 @@ export default defineConfig({
     // SIGTERM first: the wrapper stops the lab's daemons before it exits.
     gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     timeout: 180_000,
-    env: {
-      PORT: String(PORT),
-      DATA_DIR: dataDir,
-      HARBOR_DEMO: '1',
-      LOG_LEVEL: 'warn',
-      APP_URL: BASE_URL,
-      // Short device tokens: the phone renews its credentials in the middle of the flows' calls (voice-lab.spec.ts).
-      VOICE_TOKEN_TTL_S: '40',
-    },
+    env: { PORT: String(PORT), DATA_DIR: dataDir, HARBOR_DEMO: '1', LOG_LEVEL: 'warn', APP_URL: BASE_URL },
   },
 });

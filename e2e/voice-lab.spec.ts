@@ -214,31 +214,6 @@ test("an inbound call from the carrier pops the caller's contact", async ({ page
   expect(done.duration_s).toBeGreaterThanOrEqual(3);
 });
 
-test('a call outlives its device token: the phone registers again with the next one, mid-call', async ({ page }) => {
-  // The lab server's tokens last 40 s here (voice-lab.config.ts): the phone asks for the next one at 30 s.
-  const expiries: string[] = [];
-  page.on('response', async (r) => {
-    if (r.url().endsWith('/v1/dialer/fetch_device_token') && r.ok()) expiries.push((await r.json()).expires_at);
-  });
-  await agentOnContact(page, 3);
-  await page.getByRole('button', { name: 'Call', exact: true }).click();
-  const phone = page.getByRole('dialog', { name: 'Phone' });
-  await expect(phone.getByTestId('call-counter')).toHaveText(/^00:0[1-9]$/, { timeout: 20_000 });
-  const [call] = await history(page);
-  await expect.poll(() => expiries.length, { timeout: 45_000 }).toBeGreaterThan(1);
-  // Past the first token's expiry: the call goes on, and Kamailio took the new credentials (a refused REGISTER
-  // would show Offline).
-  await page.waitForTimeout(Math.max(0, Date.parse(expiries[0]) + 3_000 - Date.now()));
-  await expect(phone.getByRole('button', { name: 'Hangup' })).toBeVisible();
-  await expect(phone.getByText('Ready', { exact: true })).toBeVisible();
-  const counter = (await phone.getByTestId('call-counter').textContent()) ?? '';
-  expect(counter).toMatch(/^00:[2-5]\d$/);
-  await page.screenshot({ path: `${SHOTS}/voice-lab-token-renewed.png` });
-  await phone.getByRole('button', { name: 'Hangup' }).click();
-  const done = await serverCall(page, call.id, (c) => c.status === 'completed' && c.duration_s !== null);
-  expect(done.duration_s).toBeGreaterThanOrEqual(20);
-});
-
 test('refused before any ringing: an opted-out number, then an exhausted allocation', async ({ page }) => {
   const contact = await agentOnContact(page, 2);
   await api(page, 'POST', `/v1/contacts/${contact.number}/consent`, { channels: ['voice'], status: 'opted_out' });
