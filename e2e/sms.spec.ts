@@ -120,7 +120,7 @@ function quietState(): string | null {
   }
   return null;
 }
-function awakeState(): string {
+function awakeState(): string | null {
   for (const [state, zone] of [
     ['CA', 'America/Los_Angeles'],
     ['HI', 'Pacific/Honolulu'],
@@ -132,17 +132,21 @@ function awakeState(): string {
     );
     if (h >= 8 && h < 21) return state;
   }
-  return 'CA';
+  return null;
 }
 
 test('the text broadcast preview removes an opted-out contact and a landline, holds quiet hours, and shows the cost', async ({
   page,
 }) => {
   test.setTimeout(180_000);
+  // From about 07:00 to 12:00 UTC every US zone is in its quiet hours: no contact can be texted now, which this flow
+  // needs (it failed in that window instead of saying so).
+  const awake = awakeState();
+  test.skip(awake === null, 'every US time zone is in its quiet hours right now');
+  if (awake === null) return;
   await signIn(page, 'agent@demo.harbor.test');
   await fundWallet(page);
   const asleep = quietState();
-  const awake = awakeState();
   const people: Array<[string, string, string, 'allowed' | 'opted_out']> = [
     ['Ada', '1-415-555-0121', awake, 'allowed'],
     ['Ben', '1-415-555-0122', awake, 'opted_out'],
