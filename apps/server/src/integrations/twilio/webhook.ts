@@ -70,5 +70,7 @@ export function twilioProvider(opts: {
     // Twilio wants TwiML back; an empty Response means "nothing to say or do now".
     respond: () => ({ contentType: 'text/xml', body: '<?xml version="1.0" encoding="UTF-8"?><Response></Response>' }),
     concurrency: 8,
+    // One event a request, in bursts (call and message statuses): stored together while a store is in flight.
+    groupAccepts: true,
   };
 }

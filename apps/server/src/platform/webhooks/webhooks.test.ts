@@ -233,4 +233,38 @@ describe('POST /v1/webhooks/{provider}', () => {
     expect(await q(`select 1 from webhook_events where event_id like 'f%' and processed_at is null`)).toEqual([]);
     expect((await q('select status from test_messages where id = 1'))[0].status).toBe('sent');
   });
+
+  it('with groupAccepts, stores requests that arrive together in few statements, each answered for its own events', async () => {
+    const testpay = t.deps.webhooks.get('testpay');
+    if (!testpay) throw new Error('testpay is not registered');
+    t.deps.webhooks.register({ ...testpay, name: 'testgrouped', groupAccepts: true });
+    // 40 requests at once, two of them the same event: 39 new, one duplicate (the later of the two).
+    const bodies = Array.from({ length: 40 }, (_, i) => `{"id":"g${Math.min(i, 38)}","message":2,"status":"sent"}`);
+    // Each statement takes 30 ms longer, so the burst arrives while the first store is in flight (PGlite in the
+    // same process would otherwise answer before the next request is parsed).
+    const db = t.deps.database.db;
+    const execute = db.execute;
+    db.execute = ((query: Parameters<typeof execute>[0]) =>
+      new Promise((r) => setTimeout(r, 30)).then(() => execute.call(db, query))) as typeof execute;
+    const replies = await Promise.all(
+      bodies.map((b) =>
+        post('/v1/webhooks/testgrouped', b, { 'content-type': 'application/json', 'x-test-signature': hmac(b) }),
+      ),
+    ).finally(() => {
+      db.execute = execute;
+    });
+    const answers = replies.map((r) => r.json());
+    expect(replies.every((r) => r.statusCode === 200)).toBe(true);
+    expect(answers.filter((a) => a.received === 1)).toHaveLength(39);
+    expect(answers[38]).toEqual({ received: 1, duplicates: 0 });
+    expect(answers[39]).toEqual({ received: 0, duplicates: 1 });
+    // One statement a group: its rows share the statement's transaction time (one a request would give 39).
+    const stored = await q<{ n: number; statements: number }>(
+      `select count(*)::int as n, count(distinct received_at)::int as statements
+         from webhook_events where provider = 'testgrouped'`,
+    );
+    expect(stored[0].n).toBe(39);
+    expect(stored[0].statements).toBeLessThan(10);
+    await settle();
+  });
 });
