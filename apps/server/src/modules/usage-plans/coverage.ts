@@ -34,15 +34,9 @@ export interface CoverageAndUsage {
   used: number;
 }
 
-/** One statement: the best cover of `userId` for `product`, and what they used this month. */
-export async function coverageOf(
-  db: Db,
-  companyId: number,
-  userId: number,
-  product: PlanProduct,
-): Promise<CoverageAndUsage> {
-  const res = await db.execute<Row>(
-    sql`with cover as (
+/** The statement of `coverageOf`: one row, the best cover's columns (null without one) and `used`. */
+export function coverageSql(companyId: number, userId: number, product: PlanProduct): SQL {
+  return sql`with cover as (
           select s.kind, s.id as subscription_id, l.id as licence_id, p.name as plan_name, l.paid,
                  l.allocation, s.unit_price
           from plan_licences l
@@ -63,9 +57,11 @@ export async function coverageOf(
           select * from cover
           order by paid desc, case kind when 'company' then 0 when 'manager' then 1 else 2 end, licence_id
           limit 1
-        ) c on true`,
-  );
-  const r = res.rows[0];
+        ) c on true`;
+}
+
+/** A row of `coverageSql` (or one that carries its columns) as the cover and the month's usage. */
+export function coverageFromRow(r: Row | undefined): CoverageAndUsage {
   const used = Number(r?.used ?? 0);
   if (!r || r.kind === null || r.kind === undefined) return { coverage: null, used };
   return {
@@ -80,4 +76,15 @@ export async function coverageOf(
       unit_price: Number(r.unit_price),
     },
   };
+}
+
+/** One statement: the best cover of `userId` for `product`, and what they used this month. */
+export async function coverageOf(
+  db: Db,
+  companyId: number,
+  userId: number,
+  product: PlanProduct,
+): Promise<CoverageAndUsage> {
+  const res = await db.execute<Row>(coverageSql(companyId, userId, product));
+  return coverageFromRow(res.rows[0]);
 }

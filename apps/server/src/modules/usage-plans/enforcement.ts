@@ -22,7 +22,8 @@ import {
 } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
-import { coverageOf, monthOf } from './coverage.js';
+import { executeNamed } from '../../platform/db/named.js';
+import { coverageFromRow, coverageOf, coverageSql, monthOf } from './coverage.js';
 
 export type UsageKind = 'sms' | 'voice';
 const PRODUCT_OF: Record<UsageKind, PlanProduct> = { sms: 'sms', voice: 'dialer' };
@@ -55,14 +56,8 @@ export interface DialerEnablement {
 
 type Row = Record<string, unknown>;
 
-async function userFlags(db: Db, companyId: number, userId: number) {
-  const res = await db.execute<Row>(
-    sql`select u.change_password, u.two_fa_required, u.otp_enabled, u.dialer_enabled,
-               u.dialer_verified_phone_number, u.features as user_features, c.features as company_features
-        from users u join companies c on c.id = u.company_id
-        where u.id = ${userId} and u.company_id = ${companyId} and u.deleted_at is null`,
-  );
-  const r = res.rows[0];
+/** The flags of spec §4 from a row of `dialerEnablement`'s statement; null: not (or no longer) of the company. */
+function userFlags(r: Row | undefined) {
   if (!r) return null;
   const features = resolveFeatures(
     (r.company_features ?? {}) as Record<string, boolean>,
@@ -77,10 +72,26 @@ async function userFlags(db: Db, companyId: number, userId: number) {
   };
 }
 
+/**
+ * The person's flags and their dialer cover in one round trip, a named statement (planned once per connection): the
+ * softphone asks on every page load and before each token expires, and each started minute of a call asks again.
+ */
+async function dialerRead(db: Db, who: { companyId: number; userId: number }) {
+  const res = await executeNamed<Row>(
+    db,
+    'dialer_enablement',
+    sql`select u.change_password, u.two_fa_required, u.otp_enabled, u.dialer_enabled,
+               u.dialer_verified_phone_number, u.features as user_features, co.features as company_features, cv.*
+        from users u join companies co on co.id = u.company_id
+        cross join lateral (${coverageSql(who.companyId, who.userId, 'dialer')}) cv
+        where u.id = ${who.userId} and u.company_id = ${who.companyId} and u.deleted_at is null`,
+  );
+  return { flags: userFlags(res.rows[0]), cover: coverageFromRow(res.rows[0]) };
+}
+
 /** Spec §4. A user who is not (or no longer) of the company is never enabled. */
 export async function dialerEnablement(db: Db, who: { companyId: number; userId: number }): Promise<DialerEnablement> {
-  const flags = await userFlags(db, who.companyId, who.userId);
-  const cover = await coverageOf(db, who.companyId, who.userId, 'dialer');
+  const { flags, cover } = await dialerRead(db, who);
   if (!flags) {
     return {
       enabled: false,
@@ -156,8 +167,7 @@ export async function checkDialerQuota(
 ): Promise<QuotaCheck> {
   const minutes = who.minutes ?? 1;
   assertQuantity(minutes);
-  const flags = await userFlags(db, who.companyId, who.userId);
-  const cover = await coverageOf(db, who.companyId, who.userId, 'dialer');
+  const { flags, cover } = await dialerRead(db, who);
   return decide('dialer', minutes, cover, Boolean(flags?.dialerEnabled));
 }
 
