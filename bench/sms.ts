@@ -22,9 +22,8 @@ import twilio from 'twilio';
 import { loopbackAccount } from '../apps/server/src/integrations/twilio/loopback-carrier.js';
 import { quietUntil, zoneOfState } from '../apps/server/src/modules/sms/quiet-hours.js';
 import { grantPlan } from '../apps/server/src/modules/usage-plans/test-helpers.js';
-import { ensureCompanyAccount, ensureUserWallet } from '../apps/server/src/modules/wallet/accounts.js';
-import { Ledger } from '../apps/server/src/modules/wallet/poster.js';
 import { openDatabase } from '../apps/server/src/platform/db/client.js';
+import { fundWallet } from './fund.js';
 import { AGENTS, benchDatabase, cpuOf, signInHttp, startServer } from './http-harness.js';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 5_000);
@@ -67,20 +66,8 @@ await q(
 );
 {
   const database = await openDatabase({ databaseUrl: db.url });
-  const wallet = (await ensureUserWallet(database.db, companyId, agentId))!;
-  const clearing = await ensureCompanyAccount(database.db, companyId, 'processor_clearing');
   await grantPlan(database.db, { companyId, userId: agentId, product: 'sms', allocation: N * 3, unitPrice: 3 });
-  const ledger = new Ledger(database, {});
-  const cents = N * 3 * USAGE_PRICES.sms.unit_price;
-  await ledger.post({
-    companyId,
-    key: 'bench-fund',
-    kind: 'top_up',
-    legs: [
-      { accountId: clearing, amount: -cents },
-      { accountId: wallet, amount: cents },
-    ],
-  });
+  await fundWallet(database, { companyId, userId: agentId }, N * 3 * USAGE_PRICES.sms.unit_price);
   await database.close();
 }
 

@@ -12,6 +12,7 @@
 import { CALLS_CHANNEL } from '@harbor/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
+import { executeNamed } from '../../platform/db/named.js';
 import type { Deps } from '../../platform/deps.js';
 import { publishLive } from '../../platform/live/publish.js';
 import { recordUsage, unitPriceFor } from '../usage-plans/enforcement.js';
@@ -23,6 +24,8 @@ export const callsStream = (userId: number) => `calls:${userId}`;
 export const RECORDING_RETENTION_YEARS = 10;
 
 const TERMINAL = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
+/** TERMINAL as a statement's parameter (a text[]). */
+const ENDED = sql.param([...TERMINAL]);
 
 export async function publishCall(deps: Deps, db: Db, companyId: number, callId: number, warning: string | null) {
   const call = await loadCall(db, companyId, callId);
@@ -62,7 +65,9 @@ function parseRow(r: { leg: unknown; call: unknown }) {
 
 export async function handleLegStatus(deps: Deps, tx: Db, p: Record<string, string>) {
   // The leg and its call, both locked, in one statement (the leg first, as before).
-  const res = await tx.execute<{ leg: Row; call: Row }>(
+  const res = await executeNamed<{ leg: Row; call: Row }>(
+    tx,
+    'leg_status_lock',
     sql`select to_jsonb(l) as leg, to_jsonb(c) as call from call_legs l join calls c on c.id = l.call_id
         where l.sid = ${p.CallSid} for update`,
   );
@@ -70,10 +75,12 @@ export async function handleLegStatus(deps: Deps, tx: Db, p: Record<string, stri
   const { leg, call } = parseRow(res.rows[0]);
   const status = String(p.CallStatus ?? '');
   const seconds = Number(p.CallDuration ?? 0) || 0;
-  await tx.execute(
+  await executeNamed(
+    tx,
+    'leg_status_set',
     // A leg that ended stays ended: a status worked late (drains run side by side) does not bring it back.
-    sql`update call_legs set status = case when status in ('completed', 'busy', 'no-answer', 'failed', 'canceled')
-          then status else ${status} end, duration_s = coalesce(${TERMINAL.has(status) ? seconds : null}, duration_s)
+    sql`update call_legs set status = case when status = any(${ENDED}::text[]) then status else ${status} end,
+          duration_s = coalesce(${TERMINAL.has(status) ? seconds : null}::int, duration_s)
         where id = ${leg.id}`,
   );
   let warning: string | null = null;
@@ -82,9 +89,11 @@ export async function handleLegStatus(deps: Deps, tx: Db, p: Record<string, stri
   let changed = true;
   if (leg.kind === 'carrier') {
     if (status === 'ringing' && call.status === 'initiated') {
-      await tx.execute(sql`update calls set status = 'ringing' where id = ${call.id}`);
+      await executeNamed(tx, 'call_ringing', sql`update calls set status = 'ringing' where id = ${call.id}`);
     } else if (status === 'in-progress' && !TERMINAL.has(String(call.status))) {
-      await tx.execute(
+      await executeNamed(
+        tx,
+        'call_answered',
         sql`update calls set status = 'in-progress', answered_at = coalesce(answered_at, now()) where id = ${call.id}`,
       );
     } else if (TERMINAL.has(status)) {
@@ -92,7 +101,9 @@ export async function handleLegStatus(deps: Deps, tx: Db, p: Record<string, stri
       const timeLimited = call.max_seconds != null && seconds >= Number(call.max_seconds);
       const cut = timeLimited ? 'The call was ended: your minutes or wallet balance ran out.' : null;
       const sipCode = Number(p.SipResponseCode ?? 0);
-      await tx.execute(
+      await executeNamed(
+        tx,
+        'call_ended',
         sql`update calls set status = case when answered_at is not null or ${status} = 'completed' then 'completed'
               else ${status} end,
             ended_at = coalesce(ended_at, now()), duration_s = ${seconds},

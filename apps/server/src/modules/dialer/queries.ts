@@ -7,6 +7,7 @@ import type { CallItem } from '@harbor/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
+import { executeNamed } from '../../platform/db/named.js';
 import { reachesUserSql } from '../../platform/reach.js';
 
 type Row = Record<string, unknown>;
@@ -69,7 +70,11 @@ export async function countCalls(db: Db, auth: AuthContext, where: SQL) {
 
 /** One call by id, for the system (webhooks): no reach rule, the company given. */
 export async function loadCall(db: Db, companyId: number, id: number) {
-  const res = await db.execute<Row>(sql`${SELECT} where c.company_id = ${companyId} and c.id = ${id}`);
+  const res = await executeNamed<Row>(
+    db,
+    'call_load',
+    sql`${SELECT} where c.company_id = ${companyId} and c.id = ${id}`,
+  );
   return res.rows[0] ? presentCall(res.rows[0]) : null;
 }
 

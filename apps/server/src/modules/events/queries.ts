@@ -20,6 +20,7 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { AuthContext } from '../../platform/auth/context.js';
 import type { Db } from '../../platform/db/client.js';
+import { executeNamed } from '../../platform/db/named.js';
 import { isoOf, isoOfSet } from '../../platform/db/timestamps.js';
 import { forbidden, invalid, notFound } from '../../platform/http/errors.js';
 import { reachesUserSql, reachOf } from '../../platform/reach.js';
@@ -110,11 +111,12 @@ export async function eventsInRange(
       order by e.starts_at, e.id limit ${EVENT_LIST_MAX + 1}`;
   const me = auth.user.id;
   if (!downlineUserId || downlineUserId === me) {
-    return (await rowsOf<Raw>(db, range(sql`${me}`))).map((r) => present(r, false));
+    return (await executeNamed<Raw>(db, 'events_range', range(sql`${me}`))).rows.map((r) => present(r, false));
   }
   if (reachOf(auth) === 'own') throw forbidden('You can only see your own calendar.');
-  const rows = await rowsOf<Raw>(
+  const { rows } = await executeNamed<Raw>(
     db,
+    'events_range_of',
     sql`select r.* from (select o.id from users o where o.id = ${downlineUserId} and o.company_id = ${auth.company.id}
         and o.deleted_at is null and ${reachesUserSql(auth, sql`o.id`)}) cal
       left join lateral (${range(sql`cal.id`)}) r on true
@@ -136,8 +138,9 @@ export async function todayQueue(
   to: Date,
   query: Pick<EventsQuery, 'q' | 'types_list'>,
 ) {
-  const rows = await rowsOf<Raw>(
+  const { rows } = await executeNamed<Raw>(
     db,
+    'events_today',
     sql`${eventSelect} where e.user_id = ${userId} and e.company_id = ${companyId} and e.done_at is null
       and e.due_at < ${to.toISOString()} and ${typesCondition(query.types_list)} and ${qCondition(query.q)}
       order by e.due_at, e.id limit ${EVENT_LIST_MAX + 1}`,
