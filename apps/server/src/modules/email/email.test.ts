@@ -112,6 +112,9 @@ describe('a broadcast to a selection', () => {
     expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     expect(mail.return_path).toMatch(/^bounces\+m\d+@harbor\.test$/);
     expect(mail.html).toContain('/unsubscribe/');
+    expect(mail.text).toContain('AEP');
+    // Our message id, the one the VERP return path and the provider's events name.
+    expect(mail.headers['message-id']).toBe(`<harbor-${/^bounces\+m(\d+)@/.exec(mail.return_path)![1]}@harbor.test>`);
     // The stand-in's signed events: delivered; the bounce found by its VERP return path; the complaint an opt-out.
     const [olgaMsg] = await q('select id from email_messages where contact_id = $1', [ok.id]);
     await until(async () => (await statusOf(olgaMsg.id)) === 'delivered', 'delivered');
