@@ -15,7 +15,12 @@ import type { Db, RowsResult } from './client.js';
 interface Internals {
   dialect: { sqlToQuery(query: SQL): { sql: string } };
   session: {
-    prepareQuery(query: { sql: string }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> };
+    prepareQuery(
+      query: { sql: string },
+      fields: undefined,
+      name: string,
+      arrayMode: boolean,
+    ): { execute(): Promise<unknown> };
   };
 }
 
