@@ -12,6 +12,8 @@ export async function fillTestCard(page: Page, expiry = '12/34') {
 
 export const PASSWORD = 'harbor-demo-2026';
 export const SHOTS = 'test-results/screens';
+/** Now on the servers' clock of quiet hours (shifted to ~15:00 UTC by playwright.config.ts). */
+export const clockNow = () => new Date(Date.now() + Number(process.env.E2E_CLOCK_OFFSET_MS ?? 0));
 
 export async function signIn(page: Page, email: string, password = PASSWORD) {
   await page.goto('/login');

@@ -22,6 +22,15 @@ const ports = process.env.E2E_PORTS
 if (ports.length < WORKERS) throw new Error(`E2E_PORTS has ${ports.length} ports for ${WORKERS} workers`);
 const baseUrls = dataDirs.map((_, i) => `http://localhost:${ports[i]}`);
 process.env.E2E_BASE_URLS = baseUrls.join(',');
+/**
+ * The servers' clock of quiet hours runs at about 15:00 UTC whenever the flows run (HARBOR_CLOCK_OFFSET_MS): Florida
+ * is then awake and Hawaii asleep, which the text broadcast flow needs; from ~07:00 to 12:00 UTC every US zone is
+ * asleep in real time. Flows read the same offset (clockNow in helpers.ts).
+ */
+const DAY_MS = 86_400_000;
+process.env.E2E_CLOCK_OFFSET_MS ??= String(
+  ((((15 * 3_600_000 - (Date.now() % DAY_MS)) % DAY_MS) + DAY_MS + DAY_MS / 2) % DAY_MS) - DAY_MS / 2,
+);
 /** The identity provider of the single sign-on flow (e2e/oidc-provider.mjs), on 127.0.0.1: its own cookie jar. */
 const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3101);
 const OIDC_ISSUER = `http://127.0.0.1:${OIDC_PORT}`;
@@ -56,7 +65,14 @@ export default defineConfig({
       reuseExistingServer: false,
       // Migrating and seeding on a busy two-core machine can alone pass a minute.
       timeout: 180_000,
-      env: { PORT: String(ports[i]), DATA_DIR: dataDir, HARBOR_DEMO: '1', LOG_LEVEL: 'warn', APP_URL: baseUrls[i] },
+      env: {
+        PORT: String(ports[i]),
+        DATA_DIR: dataDir,
+        HARBOR_DEMO: '1',
+        LOG_LEVEL: 'warn',
+        APP_URL: baseUrls[i],
+        HARBOR_CLOCK_OFFSET_MS: process.env.E2E_CLOCK_OFFSET_MS ?? '0',
+      },
     })),
     {
       command: 'node e2e/oidc-provider.mjs',

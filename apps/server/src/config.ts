@@ -42,6 +42,11 @@ export interface Config {
   allowedOrigins: string[];
   webDist: string;
   logLevel: string;
+  /**
+   * Shifts the clock of time-of-day rules (deps.clock: texting quiet hours) by this many ms. Never in production:
+   * browser flows set it so a flow that needs someone awake and someone asleep does not depend on when it runs.
+   */
+  clockOffsetMs: number;
   /** Files go to this S3-compatible bucket when set (integrations/storage/s3.ts); to DATA_DIR/files otherwise. */
   s3: S3Config | null;
   /**
@@ -127,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').filter(Boolean),
     webDist: path.resolve(repoRoot, env.WEB_DIST ?? 'apps/web/dist'),
     logLevel: env.LOG_LEVEL ?? (environment === 'test' ? 'silent' : 'info'),
+    clockOffsetMs: clockOffsetOf(env.HARBOR_CLOCK_OFFSET_MS, environment),
     s3: env.STORAGE_S3_BUCKET
       ? {
           bucket: env.STORAGE_S3_BUCKET,
@@ -177,4 +183,12 @@ function parseRateLimits(text: string): Record<string, number> {
     out[name.trim()] = max;
   }
   return out;
+}
+
+function clockOffsetOf(value: string | undefined, environment: Config['environment']): number {
+  if (!value) return 0;
+  const ms = Number(value);
+  if (!Number.isInteger(ms)) throw new Error(`HARBOR_CLOCK_OFFSET_MS must be an integer, not ${value}`);
+  if (environment === 'production' && ms !== 0) throw new Error('HARBOR_CLOCK_OFFSET_MS is refused in production');
+  return ms;
 }

@@ -63,7 +63,7 @@ export async function wireDeps(config: Config, database: Database, limits: Recor
     await redis?.close();
   });
   return {
-    clock: () => new Date(),
+    clock: config.clockOffsetMs ? () => new Date(Date.now() + config.clockOffsetMs) : () => new Date(),
     jobs,
     schedules,
     events,
