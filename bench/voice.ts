@@ -7,7 +7,7 @@
  *     stored once and worked by the webhook job, none failed); then every completed callback posted again, and the
  *     billing checked: each leg debited once from the wallet, for its started minutes.
  *   node --import tsx bench/voice.ts        (BENCH_CALLBACKS=1000, BENCH_DB)
- * Not measured here yet: INVITE-to-browser latency and dial-to-ringing in the local lab (needs the lab running).
+ * INVITE-to-browser latency and dial-to-ringing in the local lab: bench/voice-lab.ts.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -205,11 +205,12 @@ try {
     }
     await new Promise((res) => setTimeout(res, 100));
   }
-  // Where the burst ended (N is cut at a multiple of nothing): the status each leg's last callback in it set.
+  // The status each leg's last callback in the burst set (N need not be a multiple of 3: some legs end before
+  // completed).
   const last = new Map<string, Record<string, string>>();
   for (const b of bodies) last.set(b.form.CallSid, b.form);
-  const legs = await client.query<{ sid: string; call_id: string; status: string; billed_minutes: number }>(
-    `select sid, call_id, status, billed_minutes from call_legs where sid like 'CAbench%'`,
+  const legs = await client.query<{ sid: string; status: string; billed_minutes: number }>(
+    `select sid, status, billed_minutes from call_legs where sid like 'CAbench%'`,
   );
   const unmoved = legs.rows.filter((l) => l.status !== last.get(l.sid)?.CallStatus).length;
   verdicts.push(atMost('legs not at their last status', unmoved, 0, ''));

@@ -27,10 +27,7 @@ process.env.E2E_BASE_URLS = baseUrls.join(',');
  * is then awake and Hawaii asleep, which the text broadcast flow needs; from ~07:00 to 12:00 UTC every US zone is
  * asleep in real time. Flows read the same offset (clockNow in helpers.ts).
  */
-const DAY_MS = 86_400_000;
-process.env.E2E_CLOCK_OFFSET_MS ??= String(
-  ((((15 * 3_600_000 - (Date.now() % DAY_MS)) % DAY_MS) + DAY_MS + DAY_MS / 2) % DAY_MS) - DAY_MS / 2,
-);
+process.env.E2E_CLOCK_OFFSET_MS ??= String(15 * 3_600_000 - (Date.now() % 86_400_000));
 /** The identity provider of the single sign-on flow (e2e/oidc-provider.mjs), on 127.0.0.1: its own cookie jar. */
 const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3101);
 const OIDC_ISSUER = `http://127.0.0.1:${OIDC_PORT}`;
