@@ -84,11 +84,13 @@ test('an outbound call to the lab answerer: audio both ways, recording paused an
   const contact = await agentOnContact(page);
   await fund(page, 5_000, false);
   const before = new Set(pcaps());
+  const earlier = new Set((await history(page)).map((c) => c.id));
   await page.getByRole('button', { name: 'Call', exact: true }).click();
   const phone = page.getByRole('dialog', { name: 'Phone' });
   await expect(phone.getByRole('button', { name: 'Hangup' })).toBeVisible();
-  await expect(phone.getByTestId('call-counter')).toHaveText(/^00:0[1-9]$/, { timeout: 20_000 });
-  const [call] = await history(page);
+  await expect(phone.getByTestId('call-counter')).toHaveText(/^00:0[1-9]$/, { timeout: 30_000 });
+  // The call this flow placed (the newest could be another's on a retry).
+  const call = (await history(page)).find((c) => !earlier.has(c.id))!;
   const answered = await serverCall(page, call.id, (c) => c.answered_at !== null);
   expect(answered.recording).toBe('recording');
   await page.screenshot({ path: `${SHOTS}/voice-lab-outbound-active.png` });
@@ -197,21 +199,26 @@ test("an inbound call from the carrier pops the caller's contact", async ({ page
   await expect(page.getByRole('dialog', { name: 'Phone' }).getByText('Ready', { exact: true })).toBeVisible();
   const caller = contact.phone!.replace(/\D/g, '');
   const ended = inboundCall(LAB_DIR, { from: `+1${caller.slice(-10)}`, to: AGENT_NUMBER, holdMs: 6000 });
-  const incoming = page.getByRole('alertdialog', { name: 'Incoming call' });
-  await expect(incoming).toBeVisible();
-  await expect(incoming.getByText('A contact of yours')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/voice-lab-inbound-ringing.png` });
-  await incoming.getByRole('button', { name: 'Accept' }).click();
-  // Spec §6: answering opens the caller's contact (after its 500 ms).
-  await expect(page).toHaveURL(new RegExp(`/contacts/${contact.number}$`));
-  const phone = page.getByRole('dialog', { name: 'Phone' });
-  await expect(phone.getByTestId('call-counter')).toHaveText(/^00:0[1-9]$/);
-  await page.screenshot({ path: `${SHOTS}/voice-lab-inbound-screen-pop.png` });
-  // The carrier hangs up; SIPp saw the whole dialog through Kamailio (exit 0).
-  expect(await ended).toBe(0);
-  const [call] = await history(page);
-  const done = await serverCall(page, call.id, (c) => c.status === 'completed');
-  expect(done.duration_s).toBeGreaterThanOrEqual(3);
+  // A failed step must not leave the carrier ringing or holding into the retried flows (its call would be theirs).
+  try {
+    const incoming = page.getByRole('alertdialog', { name: 'Incoming call' });
+    await expect(incoming).toBeVisible();
+    await expect(incoming.getByText('A contact of yours')).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/voice-lab-inbound-ringing.png` });
+    await incoming.getByRole('button', { name: 'Accept' }).click();
+    // Spec §6: answering opens the caller's contact (after its 500 ms).
+    await expect(page).toHaveURL(new RegExp(`/contacts/${contact.number}$`));
+    const phone = page.getByRole('dialog', { name: 'Phone' });
+    await expect(phone.getByTestId('call-counter')).toHaveText(/^00:0[1-9]$/);
+    await page.screenshot({ path: `${SHOTS}/voice-lab-inbound-screen-pop.png` });
+    // The carrier hangs up; SIPp saw the whole dialog through Kamailio (exit 0).
+    expect(await ended).toBe(0);
+    const [call] = await history(page);
+    const done = await serverCall(page, call.id, (c) => c.status === 'completed');
+    expect(done.duration_s).toBeGreaterThanOrEqual(3);
+  } finally {
+    ended.hangUp();
+  }
 });
 
 test('refused before any ringing: an opted-out number, then an exhausted allocation', async ({ page }) => {

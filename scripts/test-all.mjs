@@ -33,6 +33,9 @@ function reachable(url) {
 // Vitest: 'FAIL  project file > suite > test'; Playwright: '✘ N file:line › title'.
 const TIMES_LINE = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/;
 const FAILURE_LINE = /^\s*(FAIL\s+\S|✘\s)/;
+// Why a test failed (Playwright's 'Error: Timed out … waiting for expect(locator)…', Vitest's 'AssertionError: …'), with
+// the line after it (the locator or the expected value): without them CI's tail named a failed flow but not its cause.
+const REASON_LINE = /^\s*(\w*Error|Error): /;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes are what is stripped
 const stripAnsi = (s) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
@@ -137,6 +140,8 @@ function run(s) {
     });
     children.add(child);
     const failures = [];
+    let reasonNext = false;
+    let continueReason = false; // a blank line between the error and its locator
     let cpuSecs = 0;
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on('line', (line) => {
@@ -145,6 +150,15 @@ function run(s) {
         const cpu = TIMES_LINE.exec(plain);
         if (cpu) cpuSecs = Number(cpu[1]) * 60 + Number(cpu[2]) + Number(cpu[3]) * 60 + Number(cpu[4]);
         if (FAILURE_LINE.test(plain) && failures.length < 40) failures.push(plain.trim());
+        else if (reasonNext && !plain.trim()) continueReason = true;
+        else if (reasonNext && failures.length < 40) failures.push(`  ${plain.trim().slice(0, 200)}`);
+        reasonNext = continueReason;
+        continueReason = false;
+        // Only once a test has failed: passing tests' logs carry 'Error:' lines of their own.
+        if (failures.length && REASON_LINE.test(plain) && failures.length < 40) {
+          failures.push(`  ${plain.trim().slice(0, 200)}`);
+          reasonNext = true;
+        }
       });
     }
     child.on('close', (code, signal) => {

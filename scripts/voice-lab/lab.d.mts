@@ -25,7 +25,7 @@ export interface Lab {
     close(): Promise<void>;
   };
   env: Record<string, string>;
-  inboundCall(call: { from: string; to: string; holdMs?: number }): Promise<number>;
+  inboundCall(call: { from: string; to: string; holdMs?: number }): InboundCall;
   stop(): Promise<void>;
 }
 export declare function missingPackages(): string[];
@@ -41,4 +41,6 @@ export declare function inboundCall(
   dir: string,
   call: { from: string; to: string; holdMs?: number },
   ports?: typeof LAB_PORTS,
-): Promise<number>;
+): InboundCall;
+/** SIPp's exit code once the call is over; `hangUp` ends a call still ringing or held (a failed flow's cleanup). */
+export type InboundCall = Promise<number> & { hangUp(): void };

@@ -207,6 +207,7 @@ export async function startLab(o) {
 /**
  * The carrier (SIPp) places one inbound call to the dialed number `to` with the caller id `from`, hanging up after
  * holdMs unless the agent does first; resolves with SIPp's exit code (0: the call was answered and ended cleanly).
+ * `hangUp()` stops SIPp: a flow that failed mid-call must not leave the carrier ringing into the next one.
  * @param {string} dir the lab's directory
  * @param {{ from: string, to: string, holdMs?: number }} call
  */
@@ -219,5 +220,6 @@ export function inboundCall(dir, { from, to, holdMs = 8000 }, ports = LAB_PORTS)
     ...['-rtp_echo', '-nostdin', '-m', '1', '-timeout', `${Math.ceil(holdMs / 1000) + 40}s`, '-trace_err'],
   ];
   const child = spawn('sipp', args, { cwd: dir, stdio: 'ignore' });
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  const ended = new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+  return Object.assign(ended, { hangUp: () => child.exitCode === null && child.kill('SIGKILL') });
 }
