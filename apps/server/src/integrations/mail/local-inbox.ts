@@ -11,10 +11,10 @@
  */
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 import type { Db } from '../../platform/db/client.js';
 import { withQueueScans } from '../../platform/db/queue-scans.js';
+import { MailParser } from './parser.js';
 import type { MailEventSource, MailPort, OutgoingMail } from './port.js';
 import { devMails } from './schema.js';
 import { SmtpMail } from './smtp.js';
@@ -44,6 +44,7 @@ export class LocalInbox implements MailPort, MailEventSource {
     private readonly db: Db,
     private readonly server: SMTPServer,
     private readonly client: SmtpMail,
+    private readonly parser: MailParser,
     private readonly privateKey: crypto.KeyObject,
     publicKey: crypto.KeyObject,
   ) {
@@ -66,6 +67,7 @@ export class LocalInbox implements MailPort, MailEventSource {
       : crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     let inbox: LocalInbox | null = null;
     const failPercent = opts.failPercent ?? 0;
+    const parser = new MailParser();
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
@@ -80,7 +82,7 @@ export class LocalInbox implements MailPort, MailEventSource {
             return callback(err);
           }
           const returnPath = session.envelope.mailFrom ? session.envelope.mailFrom.address : null;
-          parse(Buffer.concat(chunks), returnPath).then(
+          parse(parser, Buffer.concat(chunks), returnPath).then(
             (row) => inbox!.enqueue({ row, done: (err) => callback(err ?? null) }),
             (err: Error) => callback(err),
           );
@@ -95,7 +97,7 @@ export class LocalInbox implements MailPort, MailEventSource {
     // connections over that wait; with 16 a broadcast's two lanes of 24 sends queued for a connection (bench/email.ts:
     // 125 -> 179 messages/s on a 2-core machine; 96 gained nothing more).
     const client = new SmtpMail({ host: '127.0.0.1', port, secure: false, ignoreTLS: true }, from, 48);
-    inbox = new LocalInbox(db, server, client, privateKey, publicKey);
+    inbox = new LocalInbox(db, server, client, parser, privateKey, publicKey);
     return inbox;
   }
 
@@ -197,14 +199,19 @@ export class LocalInbox implements MailPort, MailEventSource {
     await this.flushing?.catch(() => {});
     await this.client.close();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.parser.close();
   }
 }
 
 /** Carries OutgoingMail.viewer over the loopback SMTP hop to the stored row. */
 const VIEWER_HEADER = 'X-Harbor-Dev-Viewer';
 
-async function parse(raw: Buffer, returnPath: string | null): Promise<typeof devMails.$inferInsert> {
-  const parsed = await PostalMime.parse(raw);
+async function parse(
+  parser: MailParser,
+  raw: Buffer,
+  returnPath: string | null,
+): Promise<typeof devMails.$inferInsert> {
+  const parsed = await parser.parse(raw);
   const header = (name: string) => parsed.headers.find((h) => h.key === name)?.value ?? null;
   const smtpApi = header('x-smtpapi');
   let uniqueArgs: Record<string, unknown> | null = null;
