@@ -4,17 +4,7 @@
  * provider does it on its own machines.
  */
 import { Worker } from 'node:worker_threads';
-import PostalMime from 'postal-mime';
-
-export interface ParsedMail {
-  headers: Array<{ key: string; value: string }>;
-  to: Array<{ address?: string; name: string }>;
-  from: { address?: string; name: string } | null;
-  subject: string | null;
-  text: string | null;
-  html: string | null;
-  messageId: string | null;
-}
+import { type ParsedMail, parseMail } from './parse-mail.mjs';
 
 type Reply = { id: number; parsed?: ParsedMail; error?: string };
 
@@ -26,7 +16,7 @@ export class MailParser {
 
   parse(raw: Buffer): Promise<ParsedMail> {
     const worker = this.ensureWorker();
-    if (!worker) return inProcess(raw);
+    if (!worker) return parseMail(raw);
     const id = this.next++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
@@ -72,17 +62,4 @@ export class MailParser {
     this.pending.clear();
     await worker?.terminate();
   }
-}
-
-async function inProcess(raw: Buffer): Promise<ParsedMail> {
-  const p = await PostalMime.parse(raw);
-  return {
-    headers: p.headers,
-    to: (p.to ?? []).map((a) => ({ address: a.address, name: a.name })),
-    from: p.from ? { address: p.from.address, name: p.from.name } : null,
-    subject: p.subject ?? null,
-    text: p.text ?? null,
-    html: p.html ?? null,
-    messageId: p.messageId ?? null,
-  };
 }
