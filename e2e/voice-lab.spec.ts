@@ -198,6 +198,8 @@ test("an inbound call from the carrier pops the caller's contact", async ({ page
   await page.getByRole('button', { name: 'Open the phone' }).click();
   await expect(page.getByRole('dialog', { name: 'Phone' }).getByText('Ready', { exact: true })).toBeVisible();
   const caller = contact.phone!.replace(/\D/g, '');
+  // The call this flow receives is the one absent now (a retried flow's earlier call is not it).
+  const earlier = new Set((await history(page)).map((c) => c.id));
   const ended = inboundCall(LAB_DIR, { from: `+1${caller.slice(-10)}`, to: AGENT_NUMBER, holdMs: 6000 });
   // A failed step must not leave the carrier ringing or holding into the retried flows (its call would be theirs).
   try {
@@ -213,8 +215,14 @@ test("an inbound call from the carrier pops the caller's contact", async ({ page
     await page.screenshot({ path: `${SHOTS}/voice-lab-inbound-screen-pop.png` });
     // The carrier hangs up; SIPp saw the whole dialog through Kamailio (exit 0).
     expect(await ended).toBe(0);
-    const [call] = await history(page);
-    const done = await serverCall(page, call.id, (c) => c.status === 'completed');
+    let call: CallRow | undefined;
+    await expect
+      .poll(async () => {
+        call = (await history(page)).find((c) => !earlier.has(c.id));
+        return call !== undefined;
+      })
+      .toBe(true);
+    const done = await serverCall(page, call!.id, (c) => c.status === 'completed');
     expect(done.duration_s).toBeGreaterThanOrEqual(3);
   } finally {
     ended.hangUp();

@@ -14,7 +14,7 @@ import {
 } from '@harbor/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { AuthContext } from '../../platform/auth/context.js';
-import type { Db } from '../../platform/db/client.js';
+import { affectedRows, type Db } from '../../platform/db/client.js';
 import type { Deps } from '../../platform/deps.js';
 import { conflict, invalid } from '../../platform/http/errors.js';
 import { consentRowsSql, countConsent } from '../consent/index.js';
@@ -154,12 +154,11 @@ export async function createBroadcast(deps: Deps, b: NewBroadcast): Promise<Broa
     // One row per contact: `distinct on` rather than `on conflict do nothing`, which checked each of 100,000 rows
     // against the index it had just written (~0.12 s more in the request, bench/README.md). The count from the
     // command's row count, not from returning every row.
-    const res = (await tx.execute(
+    const res = await tx.execute(
       sql`insert into broadcast_recipients (broadcast_id, contact_id, sender_id)
         select distinct on (r.contact_id) ${inserted.id}::bigint, r.contact_id, r.sender_id from (${b.recipientsSql}) r`,
-    )) as { rowCount?: number | null; affectedRows?: number };
-    // node-postgres answers rowCount, PGlite affectedRows.
-    const n = Number(res.rowCount ?? res.affectedRows ?? 0);
+    );
+    const n = affectedRows(res);
     if (n === 0) throw invalid('ids', 'the selection has no contacts');
     const [final] = await tx.update(broadcasts).set({ total: n }).where(sql`id = ${inserted.id}`).returning();
     jobId = await deps.jobs.enqueue(

@@ -6,7 +6,7 @@
  */
 import type { ScrubKey } from '@harbor/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/db/client.js';
+import { affectedRows, type Db } from '../../platform/db/client.js';
 import { changeEventsSql } from '../contacts/events.js';
 import { mbi } from './match.js';
 import type { ImportOptions } from './options.js';
@@ -46,10 +46,6 @@ export function dumpTimes() {
 }
 
 const rowsOf = <T>(res: unknown) => (res as { rows: T[] }).rows;
-export function affected(res: unknown): number {
-  const r = res as { rowCount?: number | null; affectedRows?: number };
-  return Number(r.rowCount ?? r.affectedRows ?? 0);
-}
 
 export async function countActions(db: Db, attemptId: number): Promise<Counts> {
   const res = rowsOf<{ action: string; n: number }>(
@@ -118,7 +114,7 @@ export async function writeChunk(db: Db, w: WriteContext, lo: number, hi: number
   const { companyId: c, attemptId: a, opts } = w;
   const chunk = sql`r.attempt_id = ${a} and r.row_no > ${lo} and r.row_no <= ${hi}`;
   if (opts.scrub) await skipAddedMeanwhile(tx, c, chunk, opts.scrub.by);
-  const created = affected(
+  const created = affectedRows(
     await tx.execute(sql`insert into contacts (id, company_id, owner_id, pool_id, type, ${sql.raw(columns)},
         api_vendor_id, extra, created_by)
       select r.contact_id, ${c}, ${opts.ownerId}, ${opts.poolId}, ${opts.type}, coalesce(r.first_name, ''),

@@ -30,6 +30,12 @@ export interface RowsResult<Row> {
   rows: Array<Row extends Record<string, unknown> ? Row : Record<string, unknown>>;
 }
 
+/** How many rows a write changed: node-postgres answers `rowCount`, PGlite `affectedRows`. */
+export function affectedRows(res: unknown): number {
+  const r = res as { rowCount?: number | null; affectedRows?: number };
+  return Number(r.rowCount ?? r.affectedRows ?? 0);
+}
+
 /** The database handle every query function takes. A transaction (`Tx`) is one: pass it wherever a `Db` goes. */
 export type Db = PgDatabase<RowsResultHKT>;
 /** The handle a `db.transaction(async (tx) => ...)` callback receives; it is a `Db` (nested calls use savepoints). */
