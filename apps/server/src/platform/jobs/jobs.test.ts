@@ -160,15 +160,20 @@ describe('throttles', () => {
     const prefix = `test-${Date.now()}`;
     const p1 = RedisThrottle.connect(process.env.TEST_REDIS_URL!, prefix);
     const p2 = RedisThrottle.connect(process.env.TEST_REDIS_URL!, prefix);
-    const rule = { perSecond: 10, burst: 1 };
-    const waits = [
-      await p1.reserve('twilio', rule),
-      await p2.reserve('twilio', rule),
-      await p1.reserve('twilio', rule),
-      await p2.reserve('twilio', rule),
-    ];
+    const rule = { perSecond: 2, burst: 1 };
+    // Each reservation's slot in absolute time, bounded by when its call started and returned: a wait is counted from
+    // the moment Redis ran it, and on a loaded machine calls lie tens of milliseconds apart (comparing the waits
+    // alone failed there: 221 ms after 245). Shared, the slots lie a whole interval (500 ms) apart whatever the timing;
+    // two budgets of their own would give both processes a slot at once.
+    const slots: Array<{ earliest: number; latest: number; wait: number }> = [];
+    for (const p of [p1, p2, p1, p2]) {
+      const before = Date.now();
+      const wait = await p.reserve('twilio', rule);
+      slots.push({ earliest: before + wait, latest: Date.now() + wait, wait });
+    }
     await Promise.all([p1.close(), p2.close()]);
-    expect(waits[0]).toBe(0);
-    for (let i = 1; i < 4; i++) expect(waits[i]).toBeGreaterThan(waits[i - 1] + 50);
+    expect(slots[0].wait).toBe(0);
+    // 1 ms for the rounding of Redis's clock and of the wait.
+    for (let i = 1; i < 4; i++) expect(slots[i].latest - slots[i - 1].earliest).toBeGreaterThanOrEqual(499);
   });
 });
