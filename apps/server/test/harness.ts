@@ -18,6 +18,7 @@ import type { Deps } from '../src/platform/deps.js';
 import { closeDeps, wireDeps } from '../src/platform/wiring.js';
 import { DEMO_PASSWORD } from '../src/seed/demo.js';
 import { withDatabase } from './global-setup.js';
+import { RESET_SQL } from './pglite-reuse.js';
 
 export { DEMO_PASSWORD };
 
@@ -91,6 +92,13 @@ function templateBlob(): Blob {
   return template.blob;
 }
 
+/**
+ * Embedded copies reset to the template and free for this worker's next test file (pglite-reuse.ts): at most two,
+ * since a few files hold a second app (and database) beside their first.
+ */
+const idle: Database[] = [];
+const MAX_IDLE = 2;
+
 /** A database of the test's own: a copy of the migrated, seeded template. `drop` removes it (server only). */
 export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
@@ -111,8 +119,23 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
       },
     };
   }
-  const database = await openDatabase({ loadDataDir: templateBlob() });
-  return { database, drop: async () => {} };
+  const database = idle.pop() ?? (await openDatabase({ loadDataDir: templateBlob() }));
+  let dropped = false;
+  return {
+    // The app's shutdown (closeDeps) closes its database: this copy stays open for the next file instead.
+    database: { ...database, close: async () => {} },
+    drop: async () => {
+      if (dropped) return;
+      dropped = true;
+      try {
+        await database.query(RESET_SQL);
+        if (idle.length < MAX_IDLE) idle.push(database);
+        else await database.close();
+      } catch {
+        await database.close().catch(() => {});
+      }
+    },
+  };
 }
 
 export interface Reply<T = any> {
