@@ -37,7 +37,7 @@ export type SendOutcome = {
   contactId: number;
   outcome: 'sent' | 'retry' | 'wait' | 'failed';
   error?: string;
-  /** `wait` until this time (e.g. the end of the recipient's quiet hours); default a few seconds. */
+  /** `wait` until this real time (e.g. the end of the recipient's quiet hours); default a few seconds. */
   until?: Date;
 };
 

@@ -194,7 +194,11 @@ export function broadcastJob(deps: Deps) {
       .map((o) => ({ id: o.contactId, at: new Date(Date.now() + retryDelayMs(attemptsOf.get(o.contactId) ?? 1)) }));
     const waiting = outcomes
       .filter((o) => o.outcome === 'wait')
-      .map((o) => ({ id: o.contactId, at: (o.until ?? new Date(Date.now() + 5_000)).toISOString() }));
+      // Never sooner than a second from now: a wait already due would be taken again at once, in a loop.
+      .map((o) => ({
+        id: o.contactId,
+        at: new Date(Math.max(o.until?.getTime() ?? Date.now() + 5_000, Date.now() + 1_000)).toISOString(),
+      }));
     await db.transaction(async (tx) => {
       const moved = async (ids: number[], status: string) => {
         if (!ids.length) return 0;

@@ -100,6 +100,33 @@ describe('text broadcasts', () => {
     expect(t.deps.messaging.carrier!.phone('+13055550112')).toHaveLength(0);
   });
 
+  it('holds a recipient in their quiet hours until their morning on the real clock, not on the shifted one', async () => {
+    const sam = await consenting({ first_name: 'Sal', last_name: 'Early', phone: '1-305-555-0116', state: asleep });
+    // 7:59 a.m. in Florida two days ago: their morning is a minute away on this clock and long past on the real one
+    // (browser flows shift the clock back like this). A hold written on the shifted clock was due at once, every turn.
+    const saved = t.deps.clock;
+    const early = clockAt('America/New_York', 7, 59);
+    t.deps.clock = () => new Date(early().getTime() - 2 * 86_400_000);
+    try {
+      const sent = await agent.post('/v1/contacts/send_broadcast_sms', { ids: [sam.id], message: 'Good morning' });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+      const held = await until(async () => {
+        const [r] = await q<{ due_in: number | null }>(
+          `select extract(epoch from retry_at - now())::float as due_in from broadcast_recipients
+            where broadcast_id = $1 and status = 'pending' and retry_at is not null`,
+          [sent.body.id],
+        );
+        return r ?? false;
+      }, 'the hold');
+      expect(held.due_in).toBeGreaterThan(0);
+      expect(held.due_in).toBeLessThanOrEqual(61);
+      expect(await q('select 1 from sms_messages where broadcast_id = $1', [sent.body.id])).toHaveLength(0);
+      expect((await agent.post(`/v1/broadcasts/${sent.body.id}/cancel`, {})).status).toBe(200);
+    } finally {
+      t.deps.clock = saved;
+    }
+  });
+
   it('refuses an empty or over-long text, and a basic user', async () => {
     const c = await consenting({ first_name: 'Bad', last_name: 'Input', phone: '1-305-555-0120' });
     expect((await agent.post('/v1/contacts/send_broadcast_sms', { ids: [c.id] })).body.errors.message[0]).toMatch(

@@ -53,9 +53,16 @@ export function smsChannel(deps: Deps): BroadcastChannelDef {
       );
       const numbers = new Map<number, Promise<Awaited<ReturnType<typeof senderNumber>>>>();
       const one = async (r: OutgoingRecipient): Promise<SendOutcome> => {
-        const until = quietUntil(zoneOfState(states.get(r.contactId)), deps.clock());
+        const now = deps.clock();
+        const until = quietUntil(zoneOfState(states.get(r.contactId)), now);
         if (until) {
-          return { contactId: r.contactId, outcome: 'wait', until };
+          // The quiet hours are read on the time-of-day clock (shifted in tests); the queue waits on the real one:
+          // a morning 9 hours away on the first is 9 hours away on the second.
+          return {
+            contactId: r.contactId,
+            outcome: 'wait',
+            until: new Date(Date.now() + (until.getTime() - now.getTime())),
+          };
         }
         const line = await lineTypeOf(
           deps,
