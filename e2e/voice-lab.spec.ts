@@ -48,6 +48,21 @@ interface CallRow {
 const history = async (page: Page) =>
   (await api<{ call_history: CallRow[] }>(page, 'POST', '/v1/dialer/fetch_historical_calls', {})).call_history;
 
+/** The ids of the calls on record now: a flow's own call is the one absent from them (a retried flow's is not). */
+const callIds = async (page: Page) => new Set((await history(page)).map((c) => c.id));
+
+/** The call that appeared since `earlier`, waiting for it to be on record. */
+async function callSince(page: Page, earlier: Set<number>) {
+  let call: CallRow | undefined;
+  await expect
+    .poll(async () => {
+      call = (await history(page)).find((c) => !earlier.has(c.id));
+      return call !== undefined;
+    })
+    .toBe(true);
+  return call!;
+}
+
 async function serverCall(page: Page, id: number, ok: (c: CallRow) => boolean) {
   let last: CallRow | undefined;
   await expect
@@ -84,13 +99,12 @@ test('an outbound call to the lab answerer: audio both ways, recording paused an
   const contact = await agentOnContact(page);
   await fund(page, 5_000, false);
   const before = new Set(pcaps());
-  const earlier = new Set((await history(page)).map((c) => c.id));
+  const earlier = await callIds(page);
   await page.getByRole('button', { name: 'Call', exact: true }).click();
   const phone = page.getByRole('dialog', { name: 'Phone' });
   await expect(phone.getByRole('button', { name: 'Hangup' })).toBeVisible();
   await expect(phone.getByTestId('call-counter')).toHaveText(/^00:0[1-9]$/, { timeout: 30_000 });
-  // The call this flow placed (the newest could be another's on a retry).
-  const call = (await history(page)).find((c) => !earlier.has(c.id))!;
+  const call = await callSince(page, earlier);
   const answered = await serverCall(page, call.id, (c) => c.answered_at !== null);
   expect(answered.recording).toBe('recording');
   await page.screenshot({ path: `${SHOTS}/voice-lab-outbound-active.png` });
@@ -199,7 +213,7 @@ test("an inbound call from the carrier pops the caller's contact", async ({ page
   await expect(page.getByRole('dialog', { name: 'Phone' }).getByText('Ready', { exact: true })).toBeVisible();
   const caller = contact.phone!.replace(/\D/g, '');
   // The call this flow receives is the one absent now (a retried flow's earlier call is not it).
-  const earlier = new Set((await history(page)).map((c) => c.id));
+  const earlier = await callIds(page);
   const ended = inboundCall(LAB_DIR, { from: `+1${caller.slice(-10)}`, to: AGENT_NUMBER, holdMs: 6000 });
   // A failed step must not leave the carrier ringing or holding into the retried flows (its call would be theirs).
   try {
@@ -215,14 +229,8 @@ test("an inbound call from the carrier pops the caller's contact", async ({ page
     await page.screenshot({ path: `${SHOTS}/voice-lab-inbound-screen-pop.png` });
     // The carrier hangs up; SIPp saw the whole dialog through Kamailio (exit 0).
     expect(await ended).toBe(0);
-    let call: CallRow | undefined;
-    await expect
-      .poll(async () => {
-        call = (await history(page)).find((c) => !earlier.has(c.id));
-        return call !== undefined;
-      })
-      .toBe(true);
-    const done = await serverCall(page, call!.id, (c) => c.status === 'completed');
+    const call = await callSince(page, earlier);
+    const done = await serverCall(page, call.id, (c) => c.status === 'completed');
     expect(done.duration_s).toBeGreaterThanOrEqual(3);
   } finally {
     ended.hangUp();
