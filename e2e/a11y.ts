@@ -11,6 +11,7 @@ declare const document: any;
 declare const window: any;
 declare const getComputedStyle: any;
 declare const PopStateEvent: any;
+declare const requestAnimationFrame: (cb: () => void) => number;
 type Document = any;
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -22,16 +23,25 @@ interface Violation {
   nodes: Array<{ target: unknown[]; html?: string; failureSummary?: string }>;
 }
 
+/**
+ * The rules whose outcome depends on the colors. The dark scheme changes only colors (Mantine's CSS variables; the
+ * same elements, names and roles), so a screen in the dark scheme is checked by these alone: every other rule gives
+ * the light scheme's answer on the same screen, and running them twice was about half of a dark check's time.
+ */
+export const COLOR_RULES = ['color-contrast', 'link-in-text-block'];
+
 /** Waits for the page to settle (its heading, requests, transitions), then lists its critical and serious findings. */
 export async function axeFindings(page: Page, where: string): Promise<string[]> {
   await page.waitForLoadState('networkidle').catch(() => {});
-  await page.waitForTimeout(350); // Mantine's 200 ms transitions: check what a person sees, not a fade
+  await settled(page);
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
+  const violations = await page.evaluate(async (colorRules: string[]) => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<unknown> } }).axe;
-    const r = (await axe.run(document, { resultTypes: ['violations'] })) as { violations: unknown[] };
+    const dark = document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark';
+    const only = dark ? { runOnly: { type: 'rule', values: colorRules } } : {};
+    const r = (await axe.run(document, { resultTypes: ['violations'], ...only })) as { violations: unknown[] };
     return r.violations;
-  });
+  }, COLOR_RULES);
   return (violations as Violation[])
     .filter((v) => v.impact === 'critical' || v.impact === 'serious')
     .map(
@@ -44,6 +54,30 @@ export async function axeFindings(page: Page, where: string): Promise<string[]> 
           )
           .join('\n')}`,
     );
+}
+
+/**
+ * Waits until nothing on the page is moving: Mantine's transitions (a dialog's or menu's 200 ms fade) start a frame
+ * or two after the state that shows them, then run as CSS transitions. Check what a person sees, not a fade; a
+ * spinner's endless animation does not count. A still page takes three frames, not a fixed 350 ms.
+ */
+async function settled(page: Page) {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const deadline = performance.now() + 2_000;
+        let frames = 0;
+        const tick = () => {
+          frames++;
+          const moving = document
+            .getAnimations()
+            .some((a: any) => a.playState === 'running' && Number.isFinite(a.effect?.getComputedTiming().endTime ?? 0));
+          if ((frames >= 3 && !moving) || performance.now() > deadline) resolve();
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
 }
 
 /** Checks the page as it is now: findings go to the log and into `found`; a full-page screenshot when named. */

@@ -31,6 +31,12 @@ test('the checker reports a violation when there is one', async ({ page }) => {
   const findings = (await axeFindings(page, 'seeded')).join('\n');
   expect(findings).toContain('button-name (critical)');
   expect(findings).toContain('color-contrast (serious)');
+  // The dark scheme is checked by the color rules alone (COLOR_RULES): the grey text is still found there.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  const dark = (await axeFindings(page, 'seeded, dark')).join('\n');
+  expect(dark).toContain('color-contrast (serious)');
+  expect(dark).not.toContain('button-name');
 });
 
 for (const scheme of ['light', 'dark'] as const) {
