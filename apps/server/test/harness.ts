@@ -107,6 +107,9 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${inject('templateDb')}`);
+    // A test's commits need not wait for the WAL to reach the disk: the database is thrown away, and only a crash of
+    // the server itself could lose them. The PostgreSQL pass alone: 230/202 s -> 206/188 s, alternated.
+    await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
     await admin.end();
     const database = await openDatabase({ databaseUrl: withDatabase(url, name) });
     return {
